@@ -1,0 +1,69 @@
+public import PromiseInterface
+
+extension FBLPromise: Thenable {
+    /// Lets any design's resolution procedure adopt this promise: the callbacks are dispatched onto
+    /// ``defaultQueue`` once it settles.
+    public func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) {
+        observe(fulfill: { resolvePromise($0) }, reject: rejectPromise)
+    }
+}
+
+/// The shared protocol, on the dynamically typed specialisation the Promises/A+ suite uses.
+///
+/// Every requirement maps onto FBL's own API: `deferred` is ``FBLPromise/pending()`` with
+/// ``FBLPromise/resolve(_:on:)`` and ``FBLPromise/reject(_:)``, and `then` is the
+/// ``FBLPromise/chain(on:chainedFulfill:chainedReject:)`` primitive. Callbacks are pinned to the
+/// main queue, not ``FBLPromise/defaultQueue``, so a test that changes the default cannot disturb
+/// the suite's timing.
+extension FBLPromise: APlusPromise where Value == PromiseValue {
+    public static func deferred() -> Deferred<FBLPromise<PromiseValue>> {
+        let promise = FBLPromise<PromiseValue>.pending()
+        return Deferred(
+            promise: promise,
+            resolve: { promise.resolve($0, on: .main) },
+            reject: promise.reject
+        )
+    }
+
+    public static func resolved(_ value: PromiseValue) -> FBLPromise<PromiseValue> {
+        let promise = FBLPromise<PromiseValue>.pending()
+        promise.resolve(value, on: .main)
+        return promise
+    }
+
+    public static func rejected(_ reason: any Error) -> FBLPromise<PromiseValue> {
+        FBLPromise<PromiseValue>(reason)
+    }
+
+    public func then(
+        onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
+        onRejected: (@Sendable (any Error) throws -> PromiseValue)?
+    ) -> FBLPromise<PromiseValue> {
+        chain(
+            on: .main,
+            chainedFulfill: { value in
+                guard let onFulfilled else { return .value(value) }
+                return .value(try onFulfilled(value))
+            },
+            chainedReject: { error in
+                guard let onRejected else { return .error(error) }
+                return .value(try onRejected(error))
+            }
+        )
+    }
+
+    public var currentState: PromiseState {
+        switch result {
+        case nil: return .pending
+        case .success(let value): return .fulfilled(value)
+        case .failure(let error): return .rejected(error)
+        }
+    }
+
+    public static func isCycleError(_ error: any Error) -> Bool {
+        (error as? PromiseError) == .cycle
+    }
+}

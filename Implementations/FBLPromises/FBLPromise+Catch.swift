@@ -1,0 +1,27 @@
+public import Dispatch
+
+extension FBLPromise {
+    /// Observes a rejection: `reject` runs on `queue` with the error, and the returned promise is
+    /// rejected with the same error. A fulfilment passes through without calling `reject`.
+    ///
+    /// `catch` does not recover; use ``recover(on:_:)-(Error)->FBLPromise`` for that.
+    ///
+    /// - Parameters:
+    ///   - queue: Where `reject` runs.
+    ///   - reject: Handles the error.
+    /// - Returns: A promise that settles as this one does.
+    @discardableResult
+    public func `catch`(
+        on queue: DispatchQueue = defaultQueue,
+        _ reject: @escaping @Sendable (any Error) -> Void
+    ) -> FBLPromise<Value> {
+        chain(
+            on: queue,
+            chainedFulfill: { .value($0) },
+            chainedReject: { error in
+                reject(error)
+                return .error(error)
+            }
+        )
+    }
+}

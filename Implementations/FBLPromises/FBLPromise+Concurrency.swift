@@ -1,0 +1,32 @@
+extension FBLPromise {
+    /// Makes a promise of what an async closure returns (or throws).
+    ///
+    /// The closure starts at once in a new unstructured `Task`. Beyond the original.
+    ///
+    /// - Parameter work: The async work.
+    public convenience init(_ work: @escaping @Sendable () async throws -> Value) {
+        self.init(pending: ())
+        Task {
+            do {
+                self.fulfill(try await work())
+            } catch {
+                self.reject(error)
+            }
+        }
+    }
+
+    /// Suspends until the promise settles, then returns its value or throws its error.
+    ///
+    /// It needs no queue: the continuation resumes on the settling thread, so it works whatever
+    /// ``defaultQueue`` is and whoever services the main queue. FBL promises cannot be cancelled,
+    /// so cancelling the awaiting task does not end the wait. Beyond the original; named as a
+    /// method because the synchronous ``value`` property is google/promises' inspection API.
+    ///
+    /// - Returns: The value.
+    /// - Throws: The promise's error.
+    public func value() async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            addObserver { continuation.resume(with: $0) }
+        }
+    }
+}

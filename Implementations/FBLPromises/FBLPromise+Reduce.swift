@@ -1,0 +1,35 @@
+public import Dispatch
+
+extension FBLPromise {
+    /// Folds `items` into this promise's value one step at a time: each step waits for the
+    /// previous one, and the first rejection ends the fold.
+    ///
+    /// ```swift
+    /// FBLPromise("").reduce(["a", "b", "c"]) { partial, next in FBLPromise(partial + next) }
+    /// // fulfils with "abc"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - queue: Where `reduction` runs.
+    ///   - items: The items to fold in, in order.
+    ///   - reduction: Combines the value so far with the next item.
+    /// - Returns: A promise of the final value (this promise's value for empty `items`).
+    public func reduce<Items: Sequence>(
+        on queue: DispatchQueue = defaultQueue,
+        _ items: Items,
+        _ reduction: @escaping @Sendable (Value, Items.Element) throws -> FBLPromise<Value>
+    ) -> FBLPromise<Value> where Items.Element: Sendable {
+        items.reduce(self) { partial, item in
+            partial.then(on: queue) { value in try reduction(value, item) }
+        }
+    }
+
+    /// Variadic form of ``reduce(on:_:_:)-(_,Sequence,_)``.
+    public func reduce<Element: Sendable>(
+        on queue: DispatchQueue = defaultQueue,
+        _ items: Element...,
+        combine reduction: @escaping @Sendable (Value, Element) throws -> FBLPromise<Value>
+    ) -> FBLPromise<Value> {
+        reduce(on: queue, items, reduction)
+    }
+}

@@ -1,0 +1,28 @@
+public import Dispatch
+public import Foundation
+
+extension FBLPromise {
+    /// Settles as this promise does, or rejects with ``PromiseError/timedOut`` if this promise has
+    /// not settled within `interval` seconds.
+    ///
+    /// This promise itself is not affected (nothing is cancelled); only the returned promise gives
+    /// up waiting.
+    ///
+    /// - Parameters:
+    ///   - queue: Where this promise is observed and the timer fires.
+    ///   - interval: Seconds to wait; finite and not negative (zero times out unless this promise
+    ///     settles first).
+    /// - Returns: A promise of this promise's outcome or of the timeout. An invalid interval rejects
+    ///   it with ``PromiseError/invalidArgument(_:)``.
+    public func timeout(on queue: DispatchQueue = defaultQueue, _ interval: TimeInterval) -> FBLPromise<Value> {
+        if let error = invalidInterval(interval, in: "timeout") {
+            return FBLPromise(error)
+        }
+        let promise = FBLPromise<Value>.pending()
+        observe(on: queue, fulfill: promise.fulfill, reject: promise.reject)
+        queue.asyncAfter(deadline: .now() + interval) {
+            promise.reject(PromiseError.timedOut)
+        }
+        return promise
+    }
+}

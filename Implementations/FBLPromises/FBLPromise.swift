@@ -1,0 +1,285 @@
+public import Dispatch
+public import PromiseInterface
+import Synchronization
+
+/// A promise in the style of google/promises' `FBLPromise`: GCD observers on a small state machine.
+///
+/// A promise is pending, then fulfilled with a value or rejected with an error, exactly once.
+/// Two primitives carry every operator:
+/// - ``observe(on:fulfill:reject:)`` registers callbacks that are dispatched onto a queue when the
+///   promise settles (at once if it already has);
+/// - ``chain(on:chainedFulfill:chainedReject:)`` observes this promise, runs a callback and hands
+///   its result to a new promise's resolver.
+///
+/// ```swift
+/// let user = FBLPromise<User>(on: .global()) { fulfill, reject in
+///     api.fetchUser { result in
+///         switch result {
+///         case .success(let user): fulfill(user)
+///         case .failure(let error): reject(error)
+///         }
+///     }
+/// }
+/// user.then { $0.name }
+///     .then { print("Hello, \($0)") }
+///     .catch { print("Failed: \($0)") }
+/// ```
+///
+/// ## Threading
+/// - Every callback runs asynchronously on the queue its operator was given (`on:`), by default
+///   ``defaultQueue`` (the main queue unless changed), never on the caller's stack.
+/// - State and observers are guarded by one lock per promise; the lock is released before any
+///   observer runs.
+/// - Every pending promise is counted in ``dispatchGroup`` until it settles or is freed, and
+///   every callback is dispatched into it, so ``waitForPromises(timeout:)`` can wait for all
+///   promise work in flight.
+///
+/// Work is eager: a promise made with a work block starts it at once; nothing can pause or cancel
+/// it (that is what the QN design adds).
+public final class FBLPromise<Value: Sendable>: Sendable {
+    /// Called on the settling thread, outside the lock, with the outcome.
+    typealias Observer = FBLPromiseStateMachine<Value>.Observer
+
+    /// Guards the whole state machine: the outcome and the observers.
+    private let machine: Mutex<FBLPromiseStateMachine<Value>>
+
+    // MARK: - Creating promises
+
+    /// Makes a pending promise, counted in ``dispatchGroup`` until it settles or is freed.
+    ///
+    /// Settle it with ``fulfill(_:)``, ``reject(_:)`` or ``resolve(_:on:)``.
+    public static func pending() -> FBLPromise<Value> {
+        FBLPromise(pending: ())
+    }
+
+    /// Makes a promise already fulfilled with `value`, or rejected if `value` is an `Error`
+    /// (google/promises' rule: an error value rejects).
+    public init(_ value: Value) {
+        if let error = value as? any Error {
+            machine = Mutex(FBLPromiseStateMachine(settled: .failure(error)))
+        } else {
+            machine = Mutex(FBLPromiseStateMachine(settled: .success(value)))
+        }
+    }
+
+    /// Makes a promise already rejected with `error`.
+    public init(_ error: any Error) {
+        machine = Mutex(FBLPromiseStateMachine(settled: .failure(error)))
+    }
+
+    init(pending: ()) {
+        machine = Mutex(FBLPromiseStateMachine())
+        fblDispatchGroup.enter()
+    }
+
+    deinit {
+        // A promise freed while pending must still leave the group it entered, or
+        // `waitForPromises` would wait for it forever.
+        if machine.withLock({ $0.isPending }) {
+            fblDispatchGroup.leave()
+        }
+    }
+
+    // MARK: - Settling
+
+    /// Fulfils the promise with `value`; if `value` is an `Error`, rejects with it instead.
+    ///
+    /// Only the first settle counts: a later `fulfill`, `reject` or `resolve` is ignored.
+    /// `value` is not inspected for promises or thenables; use ``resolve(_:on:)`` to adopt one.
+    public func fulfill(_ value: Value) {
+        if let error = value as? any Error {
+            settle(.failure(error))
+        } else {
+            settle(.success(value))
+        }
+    }
+
+    /// Rejects the promise with `error`. Only the first settle counts.
+    public func reject(_ error: any Error) {
+        settle(.failure(error))
+    }
+
+    /// Resolves the promise with `value` through the resolution procedure.
+    ///
+    /// - An ``FBLPromise`` of the same type is adopted: this promise settles as it does. Resolving
+    ///   a promise with itself rejects with ``PromiseError/cycle`` (Promises/A+ 2.3.1).
+    /// - Any other ``Thenable`` (a promise of another design, or a foreign object) is assimilated:
+    ///   its `then` is called once, on `queue`, and the first callback it calls wins.
+    /// - An `Error` value rejects; anything else fulfils.
+    ///
+    /// Only the first settle counts.
+    ///
+    /// - Parameters:
+    ///   - value: The value, promise or thenable to resolve with.
+    ///   - queue: Where an adopted promise is observed and a thenable's `then` is called.
+    public func resolve(_ value: Value, on queue: DispatchQueue = defaultQueue) {
+        if let promise = value as? FBLPromise<Value> {
+            resolve(promise, on: queue)
+        } else if let thenable = value as? any Thenable {
+            resolve(thenable, on: queue)
+        } else {
+            fulfill(value)
+        }
+    }
+
+    /// Adopts `promise`: settles as it does. Resolving a promise with itself rejects with
+    /// ``PromiseError/cycle``.
+    public func resolve(_ promise: FBLPromise<Value>, on queue: DispatchQueue = defaultQueue) {
+        guard promise !== self else {
+            reject(PromiseError.cycle)
+            return
+        }
+        promise.observe(on: queue, fulfill: fulfill, reject: reject)
+    }
+
+    /// Assimilates a thenable: calls its `then` once, asynchronously on `queue`, and settles with
+    /// the first callback it calls. A value it resolves with goes through the resolution procedure
+    /// again; a value that is not a `Value` rejects with ``PromiseError/typeMismatch(expected:actual:)``.
+    public func resolve(_ thenable: any Thenable, on queue: DispatchQueue = defaultQueue) {
+        if let promise = thenable as? FBLPromise<Value> {
+            resolve(promise, on: queue)
+            return
+        }
+        // Calling foreign code on a fresh stack keeps a long run of synchronous thenables from
+        // growing the caller's stack, and never runs it inside the caller's critical sections.
+        queue.async(group: fblDispatchGroup) {
+            thenable.thenOnce(
+                resolvePromise: { value in self.resolve(dynamic: value, on: queue) },
+                rejectPromise: { error in self.reject(error) }
+            )
+        }
+    }
+
+    /// The resolution procedure for a value of unknown type, as a thenable hands it over.
+    func resolve(dynamic value: PromiseValue, on queue: DispatchQueue) {
+        if let promise = value as? FBLPromise<Value> {
+            resolve(promise, on: queue)
+        } else if let thenable = value as? any Thenable {
+            resolve(thenable, on: queue)
+        } else if let typed = value as? Value {
+            fulfill(typed)
+        } else {
+            reject(PromiseError.typeMismatch(expected: "\(Value.self)", actual: Self.typeName(of: value)))
+        }
+    }
+
+    private static func typeName(of value: PromiseValue) -> String {
+        guard let value else { return "nil" }
+        return "\(type(of: value))"
+    }
+
+    private func settle(_ result: Result<Value, any Error>) {
+        let action = machine.withLock { $0.settle(result) }
+        guard case .notify(let observers, let outcome) = action else { return }
+        fblDispatchGroup.leave()
+        observers.notify(outcome)
+    }
+
+    // MARK: - Inspecting
+
+    /// Whether the promise has not settled yet.
+    public var isPending: Bool { machine.withLock { $0.isPending } }
+
+    /// Whether the promise is fulfilled.
+    public var isFulfilled: Bool { value != nil }
+
+    /// Whether the promise is rejected.
+    public var isRejected: Bool { error != nil }
+
+    /// The fulfilment value, or `nil` while pending or when rejected.
+    public var value: Value? {
+        if case .success(let value) = machine.withLock({ $0.result }) { return value }
+        return nil
+    }
+
+    /// The rejection error, or `nil` while pending or when fulfilled.
+    public var error: (any Error)? {
+        if case .failure(let error) = machine.withLock({ $0.result }) { return error }
+        return nil
+    }
+
+    /// The outcome, or `nil` while pending.
+    public var result: Result<Value, any Error>? { machine.withLock { $0.result } }
+
+    // MARK: - The two primitives
+
+    /// Registers callbacks to be dispatched onto `queue` when the promise settles; if it already
+    /// has, the matching callback is dispatched at once.
+    ///
+    /// Observers are notified in registration order; each callback is dispatched into
+    /// ``dispatchGroup``. Every operator is built on this method and ``chain(on:chainedFulfill:chainedReject:)``.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the callback runs.
+    ///   - fulfill: Called with the value if the promise is fulfilled.
+    ///   - reject: Called with the error if the promise is rejected.
+    public func observe(
+        on queue: DispatchQueue = defaultQueue,
+        fulfill: @escaping @Sendable (Value) -> Void,
+        reject: @escaping @Sendable (any Error) -> Void
+    ) {
+        addObserver { result in
+            queue.async(group: fblDispatchGroup) {
+                switch result {
+                case .success(let value): fulfill(value)
+                case .failure(let error): reject(error)
+                }
+            }
+        }
+    }
+
+    /// Observes this promise and resolves a new promise with what a callback returns.
+    ///
+    /// When this promise settles, the matching callback runs on `queue`. What it returns decides
+    /// the new promise: `.value` goes through the resolution procedure (a promise or thenable is
+    /// adopted, an error value rejects, anything else fulfils), `.promise` is adopted, `.error`
+    /// rejects; a thrown error rejects. Returning the new promise itself rejects it with
+    /// ``PromiseError/cycle`` instead of leaving it pending forever, as the original did.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the callbacks run, and where an adopted promise is observed.
+    ///   - chainedFulfill: Called with the value if this promise is fulfilled.
+    ///   - chainedReject: Called with the error if this promise is rejected.
+    /// - Returns: The new promise; it keeps itself alive through this promise's observer until it
+    ///   settles.
+    public func chain<Result: Sendable>(
+        on queue: DispatchQueue = defaultQueue,
+        chainedFulfill: @escaping @Sendable (Value) throws -> FBLPromise<Result>.Resolution,
+        chainedReject: @escaping @Sendable (any Error) throws -> FBLPromise<Result>.Resolution
+    ) -> FBLPromise<Result> {
+        let chained = FBLPromise<Result>.pending()
+        observe(
+            on: queue,
+            fulfill: { value in chained.resolve(with: Swift.Result { try chainedFulfill(value) }, on: queue) },
+            reject: { error in chained.resolve(with: Swift.Result { try chainedReject(error) }, on: queue) }
+        )
+        return chained
+    }
+
+    /// What a chained callback hands to the new promise's resolver.
+    public enum Resolution: Sendable {
+        /// Resolve with a value: a promise or thenable is adopted, an `Error` rejects, anything
+        /// else fulfils.
+        case value(Value)
+        /// Adopt this promise's outcome.
+        case promise(FBLPromise<Value>)
+        /// Reject with this error.
+        case error(any Error)
+    }
+
+    private func resolve(with resolution: Result<Resolution, any Error>, on queue: DispatchQueue) {
+        switch resolution {
+        case .success(.value(let value)): resolve(value, on: queue)
+        case .success(.promise(let promise)): resolve(promise, on: queue)
+        case .success(.error(let error)), .failure(let error): reject(error)
+        }
+    }
+
+    /// Registers an observer that runs on the settling thread, outside the lock. Used where no
+    /// queue hop is wanted: `await promise.value()` and ``awaitPromise(_:)``, which must not depend
+    /// on any queue being serviced.
+    func addObserver(_ observer: @escaping Observer) {
+        let action = machine.withLock { $0.observe(observer) }
+        if case .callNow(let result) = action { observer(result) }
+    }
+}

@@ -1,0 +1,84 @@
+/// The pure state machine behind ``FBLPromise``: what the original keeps in `_state`, `_value`,
+/// `_error` and `_observers` under `@synchronized(self)`.
+///
+/// The original's fourth field, `_pendingObjects`, only keeps google's Swift wrapper objects alive
+/// while their Objective-C promise is pending; here every observer closure captures what it needs
+/// strongly, so there is nothing to keep.
+///
+/// Every transition is a mutating method that returns an *action*. The promise runs the machine
+/// under its lock only to compute that action, and performs the side effects (leaving the dispatch
+/// group, calling observers) after the lock is released, so no user code runs under the lock.
+struct FBLPromiseStateMachine<Value: Sendable> {
+    typealias Observer = @Sendable (Result<Value, any Error>) -> Void
+
+    /// What the caller of ``settle(_:)`` must do after releasing the lock.
+    enum SettleAction {
+        /// The promise was pending and is now settled: leave the dispatch group and call the
+        /// observers in registration order.
+        case notify(ObserverList<Value>, Result<Value, any Error>)
+        /// The promise had already settled; this later attempt is ignored (first settle wins).
+        case ignore
+    }
+
+    /// What the caller of ``observe(_:)`` must do after releasing the lock.
+    enum ObserveAction {
+        /// The observer was stored and will be called when the promise settles.
+        case stored
+        /// The promise had already settled: call the observer now with this outcome.
+        case callNow(Result<Value, any Error>)
+    }
+
+    /// `nil` while pending; the outcome once settled (it never changes again).
+    private(set) var result: Result<Value, any Error>?
+    private var observers = ObserverList<Value>()
+
+    /// A pending machine.
+    init() {}
+
+    /// An already-settled machine.
+    init(settled result: Result<Value, any Error>) {
+        self.result = result
+    }
+
+    var isPending: Bool { result == nil }
+
+    mutating func settle(_ outcome: Result<Value, any Error>) -> SettleAction {
+        guard result == nil else { return .ignore }
+        result = outcome
+        let toNotify = observers
+        observers = ObserverList()
+        return .notify(toNotify, outcome)
+    }
+
+    mutating func observe(_ observer: @escaping Observer) -> ObserveAction {
+        if let result { return .callNow(result) }
+        observers.append(observer)
+        return .stored
+    }
+
+}
+
+/// Observers in registration order. The first one is stored inline: most promises have exactly
+/// one observer (the next link of a chain), and that case then needs no array allocation.
+struct ObserverList<Value: Sendable> {
+    typealias Observer = FBLPromiseStateMachine<Value>.Observer
+
+    private var first: Observer?
+    private var rest: [Observer] = []
+
+    mutating func append(_ observer: @escaping Observer) {
+        if first == nil {
+            first = observer
+        } else {
+            rest.append(observer)
+        }
+    }
+
+    /// Calls every observer in registration order. A loop, not recursion: an observer that settles
+    /// another promise only schedules work, so deep chains do not grow the stack.
+    func notify(_ result: Result<Value, any Error>) {
+        guard let first else { return }
+        first(result)
+        for observer in rest { observer(result) }
+    }
+}

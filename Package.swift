@@ -1,0 +1,64 @@
+// swift-tools-version: 6.0
+//
+// Four Objective-C promise designs, reimplemented side by side behind one shared protocol.
+// The folders read as the architecture: `Implementations/` holds the shared protocol, one folder per
+// design and the registry of designs; `ConformanceTests/` holds the Promises/A+ suite (written once)
+// and the per-design tests; `Benchmarks/` holds the `compare` tool.
+import PackageDescription
+
+/// Every target is compiled in the Swift 6 language mode (complete strict concurrency).
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "PromiseDesigns",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
+        .library(name: "FBLPromises", targets: ["FBLPromises"]),
+    ],
+    targets: [
+        // MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
+        .target(
+            name: "PromiseInterface",
+            path: "Implementations/PromiseInterface",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "FBLPromises",
+            dependencies: ["PromiseInterface"],
+            path: "Implementations/FBLPromises",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "DesignRegistry",
+            dependencies: ["PromiseInterface", "FBLPromises"],
+            path: "Implementations/DesignRegistry",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Conformance
+        .target(
+            name: "APlusSuite",
+            dependencies: ["PromiseInterface"],
+            path: "ConformanceTests/APlusSuite",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "APlusConformanceTests",
+            dependencies: ["APlusSuite", "DesignRegistry", "PromiseInterface"],
+            path: "ConformanceTests/APlusConformanceTests",
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FBLPromisesTests",
+            dependencies: ["FBLPromises", "PromiseInterface"],
+            path: "ConformanceTests/FBLPromisesTests",
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
