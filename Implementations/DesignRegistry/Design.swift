@@ -1,4 +1,4 @@
-public import FBLPromises
+import FBLPromises
 public import PromiseInterface
 
 /// Every design in the project: the one list the conformance suite, the benchmarks and the reports

@@ -1,0 +1,42 @@
+import APlusSuite
+import DesignRegistry
+import PromiseInterface
+import Testing
+
+/// One Promises/A+ case for one design, named so that each reports on its own line.
+struct DesignCase: Sendable, CustomTestStringConvertible {
+    let design: Design
+    let aplusCase: APlusCase
+
+    var testDescription: String { "\(design.rawValue) \(aplusCase.name)" }
+
+    /// Every case of the suite for every registered design.
+    static let all: [DesignCase] = Design.allCases.flatMap { design in
+        cases(for: design.promiseType).map { DesignCase(design: design, aplusCase: $0) }
+    }
+
+    /// Opens the existential so the suite is built for the design's concrete promise type.
+    static func cases<P: APlusPromise>(for type: P.Type) -> [APlusCase] {
+        APlusSuite.cases(for: type)
+    }
+}
+
+/// The Promises/A+ suite against every registered design.
+///
+/// The cases rely on the relative timing of main-queue timers (0 < 15 < 50 < 100 < 150 ms), so
+/// they run one at a time.
+@Suite("Promises/A+", .serialized)
+struct APlusConformanceTests {
+    @Test("conformance", arguments: DesignCase.all)
+    func conformance(_ testCase: DesignCase) async {
+        let outcome = await testCase.aplusCase.run()
+        switch outcome {
+        case .passed:
+            break
+        case .failed(let failures):
+            Issue.record("\(testCase.testDescription): \(failures.joined(separator: "; "))")
+        case .timedOut(let failures):
+            Issue.record("\(testCase.testDescription): timed out. \(failures.joined(separator: "; "))")
+        }
+    }
+}

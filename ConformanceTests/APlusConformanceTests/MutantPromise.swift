@@ -1,0 +1,157 @@
+import Dispatch
+import PromiseInterface
+import Synchronization
+
+/// The defects a ``MutantPromise`` can be built with, each one a way real promise libraries break
+/// Promises/A+ (the catalog's mutation probes, §6).
+enum Defect: Sendable {
+    /// A correct promise: the control group.
+    case none
+    /// Calls back synchronously, inside `then` or inside the settling call.
+    case synchronousCallbacks
+    /// Fulfils with a thenable instead of assimilating it.
+    case ignoresThenables
+    /// Has no state guard: a later settle overwrites the outcome and calls the callbacks again.
+    case settlesTwice
+    /// Adopts itself instead of rejecting with the cycle error.
+    case noCycleCheck
+    /// Calls a thenable's `then` without the first-call-wins guard.
+    case noCalledGuard
+}
+
+/// Selects a defect at the type level, so each mutant is its own `APlusPromise` type.
+protocol DefectSelector: Sendable {
+    static var defect: Defect { get }
+}
+
+enum Correct: DefectSelector { static let defect = Defect.none }
+enum Synchronous: DefectSelector { static let defect = Defect.synchronousCallbacks }
+enum IgnoresThenables: DefectSelector { static let defect = Defect.ignoresThenables }
+enum SettlesTwice: DefectSelector { static let defect = Defect.settlesTwice }
+enum NoCycleCheck: DefectSelector { static let defect = Defect.noCycleCheck }
+enum NoCalledGuard: DefectSelector { static let defect = Defect.noCalledGuard }
+
+struct CycleError: Error {}
+
+/// A small reference promise for proving that the suite can fail: correct with ``Correct``, and
+/// broken in exactly one way with any other selector. Test-only.
+final class MutantPromise<Selector: DefectSelector>: APlusPromise {
+    typealias Callback = @Sendable (Result<PromiseValue, any Error>) -> Void
+
+    private struct State {
+        var result: Result<PromiseValue, any Error>?
+        var callbacks: [Callback] = []
+    }
+
+    /// Guards the outcome and the registered callbacks.
+    private let state = Mutex(State())
+    private var defect: Defect { Selector.defect }
+
+    static func deferred() -> Deferred<MutantPromise> {
+        let promise = MutantPromise()
+        return Deferred(promise: promise, resolve: promise.resolve, reject: promise.reject)
+    }
+
+    static func resolved(_ value: PromiseValue) -> MutantPromise {
+        let promise = MutantPromise()
+        promise.resolve(value)
+        return promise
+    }
+
+    static func rejected(_ reason: any Error) -> MutantPromise {
+        let promise = MutantPromise()
+        promise.reject(reason)
+        return promise
+    }
+
+    var currentState: PromiseState {
+        switch state.withLock({ $0.result }) {
+        case nil: return .pending
+        case .success(let value): return .fulfilled(value)
+        case .failure(let error): return .rejected(error)
+        }
+    }
+
+    static func isCycleError(_ error: any Error) -> Bool { error is CycleError }
+
+    func resolve(_ value: PromiseValue) {
+        if let promise = value as? MutantPromise, promise === self, defect != .noCycleCheck {
+            reject(CycleError())
+        } else if let thenable = value as? any Thenable, defect != .ignoresThenables {
+            DispatchQueue.main.async {
+                if self.defect == .noCalledGuard {
+                    do {
+                        try thenable.then(resolvePromise: self.resolve, rejectPromise: self.reject)
+                    } catch {
+                        self.reject(error)
+                    }
+                } else {
+                    thenable.thenOnce(resolvePromise: self.resolve, rejectPromise: self.reject)
+                }
+            }
+        } else {
+            settle(.success(value))
+        }
+    }
+
+    func reject(_ reason: any Error) {
+        settle(.failure(reason))
+    }
+
+    private func settle(_ result: Result<PromiseValue, any Error>) {
+        let callbacks: [Callback]? = state.withLock { state in
+            if state.result != nil && defect != .settlesTwice { return nil }
+            state.result = result
+            return state.callbacks
+        }
+        callbacks?.forEach { $0(result) }
+    }
+
+    private func subscribe(_ callback: @escaping Callback) {
+        let result: Result<PromiseValue, any Error>? = state.withLock { state in
+            state.callbacks.append(callback)
+            return state.result
+        }
+        if let result { callback(result) }
+    }
+
+    func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) {
+        _ = then(
+            onFulfilled: { value in
+                resolvePromise(value)
+                return nil
+            },
+            onRejected: { reason in
+                rejectPromise(reason)
+                return nil
+            }
+        )
+    }
+
+    func then(
+        onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
+        onRejected: (@Sendable (any Error) throws -> PromiseValue)?
+    ) -> MutantPromise {
+        let next = MutantPromise()
+        let synchronous = defect == .synchronousCallbacks
+        subscribe { result in
+            let run: @Sendable () -> Void = {
+                do {
+                    switch result {
+                    case .success(let value):
+                        next.resolve(try onFulfilled.map { try $0(value) } ?? value)
+                    case .failure(let error):
+                        if let onRejected { next.resolve(try onRejected(error)) } else { next.reject(error) }
+                    }
+                } catch {
+                    next.reject(error)
+                }
+            }
+            if synchronous { run() } else { DispatchQueue.main.async(execute: run) }
+        }
+        return next
+    }
+}

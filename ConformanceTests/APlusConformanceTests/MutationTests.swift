@@ -1,0 +1,71 @@
+import APlusSuite
+import PromiseInterface
+import Testing
+
+/// Proves the suite can fail: a promise broken in one known way must fail the cases that target
+/// that defect, while the same promise without the defect passes them.
+@Suite("Promises/A+ suite catches broken promises", .serialized)
+struct MutationTests {
+    /// Runs the cases whose name starts with one of `prefixes`; returns how many ran and failed.
+    static func run<P: APlusPromise>(_: P.Type, clauses prefixes: [String]) async -> (ran: Int, failed: [String]) {
+        let selected = APlusSuite.cases(for: P.self).filter { aplusCase in
+            prefixes.contains { aplusCase.name.hasPrefix($0) }
+        }
+        var failed: [String] = []
+        for aplusCase in selected where await aplusCase.run(timeout: .seconds(1)) != .passed {
+            failed.append(aplusCase.name)
+        }
+        return (selected.count, failed)
+    }
+
+    static let cleanStack = "2.2.4"
+    static let thenables = "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise` > 2.3.3.3.1"
+    static let firstCallWins = "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise` > 2.3.3.3.3"
+    static let stateGuards = ["2.1.2", "2.1.3", "2.2.2", "2.2.3"]
+    static let cycle = "2.3.1"
+
+    @Test("the correct reference promise passes every targeted clause")
+    func controlPasses() async {
+        let result = await Self.run(
+            MutantPromise<Correct>.self,
+            clauses: [Self.cleanStack, Self.thenables, Self.firstCallWins, Self.cycle] + Self.stateGuards
+        )
+        #expect(result.ran > 500)
+        #expect(result.failed.isEmpty, "\(result.failed.prefix(3))")
+    }
+
+    @Test("synchronous callbacks fail 2.2.4")
+    func synchronousCallbacks() async {
+        let result = await Self.run(MutantPromise<Synchronous>.self, clauses: [Self.cleanStack])
+        #expect(result.ran == 16)
+        #expect(result.failed.count >= 12, "only \(result.failed.count) of 16 failed")
+    }
+
+    @Test("ignoring thenables fails 2.3.3.3.1")
+    func ignoresThenables() async {
+        let result = await Self.run(MutantPromise<IgnoresThenables>.self, clauses: [Self.thenables])
+        #expect(result.ran == 436)
+        #expect(result.failed.count >= 300, "only \(result.failed.count) of 436 failed")
+    }
+
+    @Test("a promise without a state guard fails 2.1.2 and 2.1.3")
+    func settlesTwice() async {
+        let result = await Self.run(MutantPromise<SettlesTwice>.self, clauses: Self.stateGuards)
+        #expect(result.failed.contains { $0.hasPrefix("2.1.2") })
+        #expect(result.failed.contains { $0.hasPrefix("2.1.3") })
+    }
+
+    @Test("adopting itself fails 2.3.1")
+    func noCycleCheck() async {
+        let result = await Self.run(MutantPromise<NoCycleCheck>.self, clauses: [Self.cycle])
+        #expect(result.ran == 2)
+        #expect(result.failed.count == 2)
+    }
+
+    @Test("calling a thenable without the first-call guard fails 2.3.3.3.3")
+    func noCalledGuard() async {
+        let result = await Self.run(MutantPromise<NoCalledGuard>.self, clauses: [Self.firstCallWins])
+        #expect(result.ran == 34)
+        #expect(result.failed.count >= 4, "only \(result.failed.count) of 34 failed")
+    }
+}

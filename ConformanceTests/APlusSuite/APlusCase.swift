@@ -1,0 +1,142 @@
+import Dispatch
+import PromiseInterface
+import Synchronization
+
+/// One case of the Promises/A+ suite, built for one design.
+///
+/// Cases are data, so any runner can use them: `swift test` runs each as a parameterised Swift
+/// Testing case, and the benchmark tool can run them to print a conformance matrix.
+public struct APlusCase: Sendable {
+    /// The describe/specify path of the case in promises-aplus-tests, e.g.
+    /// `["2.2.2: If `onFulfilled` is a function,", "2.2.2.1: …", "already-fulfilled"]`.
+    public let path: [String]
+    let body: @Sendable (CaseContext) -> Void
+
+    /// The full case name: the path joined with ` > `, as in `swift-cases-tierA.txt`.
+    public var name: String { path.joined(separator: " > ") }
+
+    /// The clause number the case belongs to, e.g. `2.3.3`.
+    public var clause: String {
+        let head = path.first ?? ""
+        let number = head.prefix { $0 != ":" }
+        // "2.1.2.1" is reported under its file's clause, 2.1.2, as the JS suite does.
+        return number.split(separator: ".").prefix(3).joined(separator: ".")
+    }
+
+    /// Runs the case: its body starts on the main queue, and it ends when the body calls
+    /// ``CaseContext/done()``, or fails when `timeout` passes first.
+    ///
+    /// The main queue must be serviced while this waits (Swift Testing and a running app do it).
+    ///
+    /// - Parameter timeout: How long the case may take; the longest deliberate wait in the suite
+    ///   is 150 ms.
+    /// - Returns: The outcome, with every failure the body recorded.
+    public func run(timeout: Duration = .seconds(5)) async -> CaseOutcome {
+        await withCheckedContinuation { continuation in
+            let context = CaseContext(continuation)
+            DispatchQueue.main.async { body(context) }
+            // The timer is not on the main queue, so a case that blocks the main queue still ends.
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) {
+                context.finish(timedOut: true)
+            }
+        }
+    }
+}
+
+/// How a case ended.
+public enum CaseOutcome: Sendable, Equatable {
+    case passed
+    case failed([String])
+    case timedOut([String])
+
+    public var passed: Bool { self == .passed }
+}
+
+/// What a case body uses to record failures, schedule timers and finish.
+///
+/// Every method may be called from any thread.
+public final class CaseContext: Sendable {
+    private struct State {
+        var failures: [String] = []
+        var continuation: CheckedContinuation<CaseOutcome, Never>?
+    }
+
+    /// Guards the recorded failures and whether the case has finished.
+    private let state: Mutex<State>
+    /// Guards values that one run of a case shares between its parts (the JS suite's
+    /// `beforeEach` variables), so runs of the same case never share state.
+    private let locals = Mutex<[String: any Sendable]>([:])
+
+    init(_ continuation: CheckedContinuation<CaseOutcome, Never>) {
+        state = Mutex(State(continuation: continuation))
+    }
+
+    /// The value stored under `key` for this run of the case, made by `make` on first use.
+    func local<Value: Sendable>(_ key: String, _ make: () -> Value) -> Value {
+        locals.withLock { locals in
+            if let value = locals[key] as? Value { return value }
+            let value = make()
+            locals[key] = value
+            return value
+        }
+    }
+
+    /// Records a failure; the case fails when it finishes.
+    public func fail(_ message: String) {
+        state.withLock { $0.failures.append(message) }
+    }
+
+    /// Records a failure unless `condition` holds.
+    public func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fail(message()) }
+    }
+
+    /// Ends the case: it passes unless a failure was recorded. Later calls do nothing.
+    public func done() {
+        finish(timedOut: false)
+    }
+
+    func finish(timedOut: Bool) {
+        let (continuation, failures) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.failures)
+        }
+        guard let continuation else { return }
+        if timedOut {
+            continuation.resume(returning: .timedOut(failures))
+        } else {
+            continuation.resume(returning: failures.isEmpty ? .passed : .failed(failures))
+        }
+    }
+
+    /// Runs `block` on the main queue after `milliseconds` (JavaScript's `setTimeout`).
+    /// Zero means "after what is already queued" (`DispatchQueue.main.async`, FIFO).
+    public func after(_ milliseconds: Int, _ block: @escaping @Sendable () -> Void) {
+        if milliseconds == 0 {
+            DispatchQueue.main.async(execute: block)
+        } else {
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: block)
+        }
+    }
+
+    /// Runs `block` on the main queue after `milliseconds`, then after a few more main-queue hops.
+    ///
+    /// Use it for checks at the end of a window that also expect something to *have* happened:
+    /// under load a timer can fire while a callback it should follow is still queued, and the
+    /// extra hops let such callbacks run first, so a slow machine cannot fail a correct promise.
+    public func afterWindow(_ milliseconds: Int, _ block: @escaping @Sendable () -> Void) {
+        after(milliseconds) { Self.hop(8, then: block) }
+    }
+
+    private static func hop(_ remaining: Int, then block: @escaping @Sendable () -> Void) {
+        guard remaining > 0 else { return block() }
+        DispatchQueue.main.async { hop(remaining - 1, then: block) }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,177 @@
+// 2.2.6.js: `then` may be called several times; callbacks run in registration order.
+import PromiseInterface
+
+/// A call log shared by several handlers (sinon's spies): who was called, in what order, with what.
+final class CallLog: Sendable {
+    private let entries = Box<[(handler: String, argument: String)]>([])
+
+    /// Records a call and returns nothing useful (handlers return `other` in the JS suite).
+    func record(_ handler: String, _ argument: String) {
+        entries.update { $0.append((handler, argument)) }
+    }
+
+    var handlers: [String] { entries.value.map(\.handler) }
+
+    func arguments(of handler: String) -> [String] {
+        entries.value.filter { $0.handler == handler }.map(\.argument)
+    }
+}
+
+extension SuiteBuilder {
+    func clause2_2_6() {
+        describe("2.2.6: `then` may be called multiple times on the same promise.") {
+            describe(
+                "2.2.6.1: If/when `promise` is fulfilled, all respective `onFulfilled` callbacks must execute in the order of their originating calls to `then`."
+            ) {
+                multipleHandlers(fulfilled: true)
+            }
+            describe(
+                "2.2.6.2: If/when `promise` is rejected, all respective `onRejected` callbacks must execute in the order of their originating calls to `then`."
+            ) {
+                multipleHandlers(fulfilled: false)
+            }
+        }
+    }
+
+    /// The five groups of 2.2.6, for fulfilment or (mirrored) rejection.
+    private func multipleHandlers(fulfilled: Bool) {
+        let side = fulfilled ? "fulfillment" : "rejection"
+        let callback = fulfilled ? "onFulfilled" : "onRejected"
+        /// `then` with `handler` on the side under test and `spy` on the other.
+        @Sendable func attach(
+            _ promise: P,
+            _ handler: @escaping @Sendable (String) throws -> PromiseValue,
+            spy: (@Sendable () -> Void)? = nil
+        ) -> P {
+            let onHandler: @Sendable (PromiseValue) throws -> PromiseValue = { try handler(show($0)) }
+            let onHandlerReason: @Sendable (any Error) throws -> PromiseValue = { try handler("\($0)") }
+            guard let spy else {
+                return fulfilled
+                    ? promise.then(onFulfilled: onHandler, onRejected: nil)
+                    : promise.then(onFulfilled: nil, onRejected: onHandlerReason)
+            }
+            return fulfilled
+                ? promise.then(onFulfilled: onHandler, onRejected: { _ in spy(); return nil })
+                : promise.then(onFulfilled: { _ in spy(); return nil }, onRejected: onHandlerReason)
+        }
+        let threeCases: (PromiseValue, any Error, @escaping PromiseTest) -> Void = { value, reason, test in
+            if fulfilled { self.testFulfilled(value, test) } else { self.testRejected(reason, test) }
+        }
+        let expected = fulfilled ? "\(Fixture.sentinel)" : "\(Fixture.sentinelError)"
+
+        for throwing in [false, true] {
+            let name =
+                throwing
+                ? "multiple \(side) handlers, one of which throws" : "multiple boring \(side) handlers"
+            describe(name) {
+                threeCases(Fixture.sentinel, Fixture.sentinelError) { promise, context in
+                    let log = CallLog()
+                    let spy: @Sendable () -> Void = { context.fail("the other callback was called") }
+                    for index in 1...3 {
+                        _ = attach(
+                            promise,
+                            { argument in
+                                log.record("handler\(index)", argument)
+                                if throwing && index == 2 { throw Fixture.otherError }
+                                return Fixture.other
+                            },
+                            spy: spy
+                        )
+                    }
+                    _ = attach(promise) { argument in
+                        context.check(argument == expected, "\(callback) got \(argument), expected \(expected)")
+                        for index in 1...3 {
+                            let arguments = log.arguments(of: "handler\(index)")
+                            context.check(arguments == [expected], "handler\(index) was called with \(arguments)")
+                        }
+                        context.done()
+                        return nil
+                    }
+                }
+            }
+        }
+
+        describe("results in multiple branching chains with their own fulfillment values") {
+            threeCases(Fixture.dummy, Fixture.dummyError) { promise, context in
+                let remaining = Box(3)
+                let semiDone: @Sendable () -> Void = {
+                    if remaining.update({ count -> Int in
+                        count -= 1
+                        return count
+                    }) == 0 {
+                        context.done()
+                    }
+                }
+                _ = attach(promise) { _ in Fixture.sentinel }.then(
+                    onFulfilled: { value in
+                        context.check(isSame(value, Fixture.sentinel), "first branch got \(show(value))")
+                        semiDone()
+                        return nil
+                    },
+                    onRejected: nil
+                )
+                _ = attach(promise) { _ in throw Fixture.sentinel2Error }.then(
+                    onFulfilled: nil,
+                    onRejected: { reason in
+                        context.check(isSame(reason, Fixture.sentinel2Error), "second branch got \(reason)")
+                        semiDone()
+                        return nil
+                    }
+                )
+                _ = attach(promise) { _ in Fixture.sentinel3 }.then(
+                    onFulfilled: { value in
+                        context.check(isSame(value, Fixture.sentinel3), "third branch got \(show(value))")
+                        semiDone()
+                        return nil
+                    },
+                    onRejected: nil
+                )
+            }
+        }
+
+        describe("`\(callback)` handlers are called in the original order") {
+            threeCases(Fixture.dummy, Fixture.dummyError) { promise, context in
+                let log = CallLog()
+                for index in 1...3 {
+                    _ = attach(promise) { _ in
+                        log.record("handler\(index)", "")
+                        return nil
+                    }
+                }
+                _ = attach(promise) { _ in
+                    context.check(log.handlers == ["handler1", "handler2", "handler3"], "call order \(log.handlers)")
+                    context.done()
+                    return nil
+                }
+            }
+            describe("even when one handler is added inside another handler") {
+                threeCases(Fixture.dummy, Fixture.dummyError) { promise, context in
+                    let log = CallLog()
+                    _ = attach(promise) { _ in
+                        log.record("handler1", "")
+                        _ = attach(promise) { _ in
+                            log.record("handler3", "")
+                            return nil
+                        }
+                        return nil
+                    }
+                    _ = attach(promise) { _ in
+                        log.record("handler2", "")
+                        return nil
+                    }
+                    _ = attach(promise) { _ in
+                        // Gives implementations a little time to flush their queues, as the JS suite does.
+                        context.after(15) {
+                            context.check(
+                                log.handlers == ["handler1", "handler2", "handler3"],
+                                "call order \(log.handlers)"
+                            )
+                            context.done()
+                        }
+                        return nil
+                    }
+                }
+            }
+        }
+    }
+}

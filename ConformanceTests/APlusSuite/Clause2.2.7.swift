@@ -1,0 +1,86 @@
+// 2.2.7.js: `then` returns a promise; a throw rejects it, a missing callback passes the outcome on.
+// The JS suite's eleven reasons become the three Swift kinds of the catalog.
+import PromiseInterface
+
+/// 2.2.7.2's reasons: how a reason is compared, and its description in the case names.
+struct ReasonKind: Sendable {
+    let name: String
+    let make: @Sendable () -> any Error
+    let matches: @Sendable (any Error, any Error) -> Bool
+
+    static let valueType = ReasonKind(
+        name: "a value-type error (==)",
+        make: { ValueError(code: 0) },
+        matches: { ($0 as? ValueError) == ($1 as? ValueError) && $0 is ValueError }
+    )
+    static let classInstance = ReasonKind(
+        name: "a class-instance error (identity)",
+        make: { MarkerError("reason") },
+        matches: { ($0 as? MarkerError) === ($1 as? MarkerError) && $0 is MarkerError }
+    )
+    static let alwaysPendingThenable = ReasonKind(
+        name: "an error that is also an always-pending thenable",
+        make: { AlwaysPendingThenableError() },
+        matches: { ($0 as? AlwaysPendingThenableError) === ($1 as? AlwaysPendingThenableError) && $0 is AlwaysPendingThenableError }
+    )
+    static let all = [valueType, classInstance, alwaysPendingThenable]
+}
+
+extension SuiteBuilder {
+    func clause2_2_7() {
+        describe("2.2.7: `then` must return a promise: `promise2 = promise1.then(onFulfilled, onRejected)`") {
+            describe(
+                "2.2.7.2: If either `onFulfilled` or `onRejected` throws an exception `e`, `promise2` must be rejected with `e` as the reason."
+            ) {
+                for kind in ReasonKind.all {
+                    describe("The reason is \(kind.name)") {
+                        let expectRejection: @Sendable (P, any Error, CaseContext) -> Void = { promise2, expected, context in
+                            _ = promise2.then(
+                                onFulfilled: { value in
+                                    context.fail("promise2 was fulfilled with \(show(value))")
+                                    context.done()
+                                    return nil
+                                },
+                                onRejected: { actual in
+                                    context.check(kind.matches(actual, expected), "promise2 was rejected with \(actual)")
+                                    context.done()
+                                    return nil
+                                }
+                            )
+                        }
+                        testFulfilled(Fixture.dummy) { promise1, context in
+                            let expected = kind.make()
+                            let promise2 = promise1.then(onFulfilled: { _ in throw expected }, onRejected: nil)
+                            expectRejection(promise2, expected, context)
+                        }
+                        testRejected(Fixture.dummyError) { promise1, context in
+                            let expected = kind.make()
+                            let promise2 = promise1.then(onFulfilled: nil, onRejected: { _ in throw expected })
+                            expectRejection(promise2, expected, context)
+                        }
+                    }
+                }
+            }
+            describe(
+                "2.2.7.3: If `onFulfilled` is not a function and `promise1` is fulfilled, `promise2` must be fulfilled with the same value."
+            ) {
+                describe("`onFulfilled` is `undefined`") {
+                    testFulfilled(Fixture.sentinel) { promise1, context in
+                        let promise2 = promise1.then(onFulfilled: nil, onRejected: nil)
+                        Self.fulfills(with: Fixture.sentinel)(promise2, context)
+                    }
+                }
+            }
+            describe(
+                "2.2.7.4: If `onRejected` is not a function and `promise1` is rejected, `promise2` must be rejected with the same reason."
+            ) {
+                describe("`onRejected` is `undefined`") {
+                    testRejected(Fixture.sentinelError) { promise1, context in
+                        let promise2 = promise1.then(onFulfilled: nil, onRejected: nil)
+                        Self.rejects(with: Fixture.sentinelError)(promise2, context)
+                    }
+                }
+            }
+        }
+    }
+}

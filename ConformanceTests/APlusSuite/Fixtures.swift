@@ -1,0 +1,108 @@
+public import PromiseInterface
+import Synchronization
+
+/// A value compared by identity (JavaScript's `strictEqual` on objects). Not an `Error`, so no
+/// design mistakes it for a rejection.
+public final class Marker: Sendable, CustomStringConvertible {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+    public var description: String { "Marker(\(name))" }
+}
+
+/// A reason compared by identity.
+public final class MarkerError: Error, Sendable, CustomStringConvertible {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+    public var description: String { "MarkerError(\(name))" }
+}
+
+/// A reason compared by `==` (the Swift stand-in for JavaScript's falsy reasons such as `0`).
+public struct ValueError: Error, Equatable, Sendable {
+    public let code: Int
+}
+
+/// A reason that is also a thenable which never calls back: it must be used as a reason as is,
+/// never assimilated.
+public final class AlwaysPendingThenableError: Error, Thenable {
+    public init() {}
+    public func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) {}
+}
+
+/// The suite's shared values (`dummy`, `sentinel`, `other` … of the JS suite).
+enum Fixture {
+    static let dummy = Marker("dummy")
+    static let dummyError = MarkerError("dummy")
+    static let sentinel = Marker("sentinel")
+    static let sentinelError = MarkerError("sentinel")
+    static let sentinel2 = Marker("sentinel2")
+    static let sentinel2Error = MarkerError("sentinel2")
+    static let sentinel3 = Marker("sentinel3")
+    static let other = Marker("other")
+    static let otherError = MarkerError("other")
+}
+
+/// A thenable whose `then` runs a script; the suite's foreign thenables are all scripts.
+final class ScriptedThenable: Thenable {
+    typealias Script = @Sendable (
+        _ resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        _ rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws -> Void
+
+    private let script: Script
+    private let calls = Atomic<Int>(0)
+    /// Called when `then` is called a second time (a one-time thenable reports a failure).
+    private let onRepeatedCall: (@Sendable () -> Void)?
+
+    init(onRepeatedCall: (@Sendable () -> Void)? = nil, _ script: @escaping Script) {
+        self.script = script
+        self.onRepeatedCall = onRepeatedCall
+    }
+
+    /// How many times `then` was called.
+    var thenCalls: Int { calls.load(ordering: .sequentiallyConsistent) }
+
+    func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws {
+        let count = calls.add(1, ordering: .sequentiallyConsistent).newValue
+        if count > 1, let onRepeatedCall {
+            onRepeatedCall()
+            return
+        }
+        try script(resolvePromise, rejectPromise)
+    }
+}
+
+/// A mutable value shared between a case body and its callbacks.
+final class Box<Value: Sendable>: Sendable {
+    /// Guards the value.
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+    /// Mutates the value atomically and returns the result.
+    @discardableResult
+    func update<Result: Sendable>(_ body: @Sendable (inout Value) -> Result) -> Result {
+        storage.withLock { body(&$0) }
+    }
+}
+
+/// Identity and equality checks on `PromiseValue`s and reasons.
+func isSame(_ value: PromiseValue, _ marker: Marker) -> Bool {
+    (value as? Marker) === marker
+}
+
+func isSame(_ error: any Error, _ marker: MarkerError) -> Bool {
+    (error as? MarkerError) === marker
+}
+
+func show(_ value: PromiseValue) -> String {
+    guard let value else { return "nil" }
+    return "\(value)"
+}

@@ -1,0 +1,96 @@
+import PromiseInterface
+
+/// thenables.js: the thenables and promises that fulfil or reject with a given value, used as `y`
+/// in 2.3.3.3.1 and as the outer and inner thenables of the thenable × thenable product.
+struct ThenableFactory<P: APlusPromise>: Sendable {
+    /// The JS suite's description, e.g. "a synchronously-fulfilled custom thenable".
+    let name: String
+    /// Makes the thenable (or promise) for a value or reason; the context lets a one-time
+    /// thenable report a second `then` call.
+    let make: @Sendable (_ settleWith: Settlement, _ context: CaseContext) -> PromiseValue
+
+    /// What the factory settles with.
+    enum Settlement: Sendable {
+        case value(PromiseValue)
+        case reason(any Error)
+    }
+
+    /// The seven fulfilled factories (Tier A keeps all seven; F3 is the one-shot analogue).
+    static var fulfilled: [ThenableFactory] {
+        [
+            ThenableFactory(name: "a synchronously-fulfilled custom thenable") { settlement, _ in
+                ScriptedThenable { resolvePromise, _ in resolvePromise(settlement.value) }
+            },
+            ThenableFactory(name: "an asynchronously-fulfilled custom thenable") { settlement, context in
+                ScriptedThenable { resolvePromise, _ in context.after(0) { resolvePromise(settlement.value) } }
+            },
+            ThenableFactory(name: "a synchronously-fulfilled one-time thenable") { settlement, context in
+                ScriptedThenable(onRepeatedCall: { context.fail("a one-time thenable's then was called twice") }) {
+                    resolvePromise, _ in
+                    resolvePromise(settlement.value)
+                }
+            },
+            ThenableFactory(name: "a thenable that tries to fulfill twice") { settlement, _ in
+                ScriptedThenable { resolvePromise, _ in
+                    resolvePromise(settlement.value)
+                    resolvePromise(Fixture.other)
+                }
+            },
+            ThenableFactory(name: "a thenable that fulfills but then throws") { settlement, _ in
+                ScriptedThenable { resolvePromise, _ in
+                    resolvePromise(settlement.value)
+                    throw Fixture.otherError
+                }
+            },
+            ThenableFactory(name: "an already-fulfilled promise") { settlement, _ in
+                P.resolved(settlement.value)
+            },
+            ThenableFactory(name: "an eventually-fulfilled promise") { settlement, context in
+                let deferred = P.deferred()
+                context.after(50) { deferred.resolve(settlement.value) }
+                return deferred.promise
+            },
+        ]
+    }
+
+    /// The six rejected factories of Tier A (R5, a throwing `then` accessor, needs Tier B).
+    static var rejected: [ThenableFactory] {
+        [
+            ThenableFactory(name: "a synchronously-rejected custom thenable") { settlement, _ in
+                ScriptedThenable { _, rejectPromise in rejectPromise(settlement.reason) }
+            },
+            ThenableFactory(name: "an asynchronously-rejected custom thenable") { settlement, context in
+                ScriptedThenable { _, rejectPromise in context.after(0) { rejectPromise(settlement.reason) } }
+            },
+            ThenableFactory(name: "a synchronously-rejected one-time thenable") { settlement, context in
+                ScriptedThenable(onRepeatedCall: { context.fail("a one-time thenable's then was called twice") }) {
+                    _, rejectPromise in
+                    rejectPromise(settlement.reason)
+                }
+            },
+            ThenableFactory(name: "a thenable that immediately throws in `then`") { settlement, _ in
+                ScriptedThenable { _, _ in throw settlement.reason }
+            },
+            ThenableFactory(name: "an already-rejected promise") { settlement, _ in
+                P.rejected(settlement.reason)
+            },
+            ThenableFactory(name: "an eventually-rejected promise") { settlement, context in
+                let deferred = P.deferred()
+                context.after(50) { deferred.reject(settlement.reason) }
+                return deferred.promise
+            },
+        ]
+    }
+}
+
+extension ThenableFactory.Settlement {
+    var value: PromiseValue {
+        guard case .value(let value) = self else { preconditionFailure("a fulfilled factory needs a value") }
+        return value
+    }
+
+    var reason: any Error {
+        guard case .reason(let reason) = self else { preconditionFailure("a rejected factory needs a reason") }
+        return reason
+    }
+}
