@@ -1,0 +1,37 @@
+import Dispatch
+import FBLPromises
+import Testing
+
+@Suite("FBL awaitPromise")
+struct FBLAwaitTests {
+    @Test("awaitPromise blocks a background thread until the value arrives")
+    func blocksUntilFulfilled() async throws {
+        let promise = FBLPromise<Int>.pending()
+        let result = Recorder<Int>()
+        try await waitUntil("the blocked thread") { done in
+            DispatchQueue.global().async {
+                if let value = try? awaitPromise(promise) { result.record(value) }
+                done()
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { promise.fulfill(4) }
+        }
+        #expect(result.all == [4])
+    }
+
+    @Test("awaitPromise throws the promise's error")
+    func throwsError() {
+        #expect(throws: TestError(5)) { try awaitPromise(FBLPromise<Int>(TestError(5))) }
+    }
+
+    @Test("awaitPromise returns a settled value even on the default queue")
+    func settledOnDefaultQueue() async throws {
+        let result = Recorder<Int>()
+        try await waitUntil { done in
+            DispatchQueue.main.async {
+                result.record((try? awaitPromise(FBLPromise(6))) ?? -1)
+                done()
+            }
+        }
+        #expect(result.all == [6])
+    }
+}

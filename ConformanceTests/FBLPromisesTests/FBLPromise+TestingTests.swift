@@ -1,0 +1,40 @@
+import Dispatch
+import FBLPromises
+import Testing
+
+@Suite("FBL waitForPromises")
+struct FBLTestingTests {
+    /// The group is process-wide: this returns once *every* FBL promise in the test process has
+    /// settled, including the Promises/A+ suite's, which may still be running. Hence the long
+    /// (upper-bound only) timeout; a leaked pending promise anywhere would fail it.
+    @Test("waitForPromises returns true once the chains in flight, main-queue callbacks included, finish")
+    func waitsForWork() async throws {
+        let seen = Recorder<Int>()
+        let source = FBLPromise<Int>.pending()
+        source.then { seen.record($0) }  // the default queue: main
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { source.fulfill(1) }
+        let finished = try await onBackgroundThread { waitForPromises(timeout: 120) }
+        #expect(finished)
+        #expect(seen.all == [1])
+    }
+
+    @Test("waitForPromises times out while a promise stays pending")
+    func timesOut() async throws {
+        let pending = FBLPromise<Int>.pending()
+        let finished = try await onBackgroundThread { waitForPromises(timeout: 0.05) }
+        #expect(!finished)
+        pending.fulfill(0)
+    }
+
+    /// Runs a blocking call off the cooperative pool.
+    private func onBackgroundThread(_ body: @escaping @Sendable () -> Bool) async throws -> Bool {
+        let result = Recorder<Bool>()
+        try await waitUntil("the blocking call", timeout: .seconds(180)) { done in
+            DispatchQueue.global().async {
+                result.record(body())
+                done()
+            }
+        }
+        return result.all.first ?? false
+    }
+}
