@@ -19,8 +19,10 @@ struct MutationTests {
     }
 
     static let cleanStack = "2.2.4"
-    static let thenables = "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise` > 2.3.3.3.1"
-    static let firstCallWins = "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise` > 2.3.3.3.3"
+    static let thenables =
+        "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise` > 2.3.3.3.1"
+    static let firstCallWins =
+        "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise` > 2.3.3.3.3"
     static let stateGuards = ["2.1.2", "2.1.3", "2.2.2", "2.2.3"]
     static let cycle = "2.3.1"
 

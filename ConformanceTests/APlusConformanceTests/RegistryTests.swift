@@ -24,7 +24,10 @@ struct RegistryTests {
         let designFolders = Set(folders).subtracting(Self.infrastructure)
         let registered = Set(Design.allCases.map(\.moduleName))
         #expect(!designFolders.isEmpty)
-        #expect(designFolders == registered, "unregistered: \(designFolders.subtracting(registered)); no folder: \(registered.subtracting(designFolders))")
+        #expect(
+            designFolders == registered,
+            "unregistered: \(designFolders.subtracting(registered)); no folder: \(registered.subtracting(designFolders))"
+        )
     }
 
     @Test("names are unique")

@@ -15,20 +15,29 @@ extension SuiteBuilder {
                 context.after(100) { context.done() }
             }
             let attempts: [(String, @Sendable (Deferred<P>, CaseContext) -> Void)] = [
-                ("trying to fulfill then immediately reject", { deferred, _ in
-                    deferred.resolve(Fixture.dummy)
-                    deferred.reject(Fixture.dummyError)
-                }),
-                ("trying to fulfill then reject, delayed", { deferred, context in
-                    context.after(50) {
+                (
+                    "trying to fulfill then immediately reject",
+                    { deferred, _ in
                         deferred.resolve(Fixture.dummy)
                         deferred.reject(Fixture.dummyError)
                     }
-                }),
-                ("trying to fulfill immediately then reject delayed", { deferred, context in
-                    deferred.resolve(Fixture.dummy)
-                    context.after(50) { deferred.reject(Fixture.dummyError) }
-                }),
+                ),
+                (
+                    "trying to fulfill then reject, delayed",
+                    { deferred, context in
+                        context.after(50) {
+                            deferred.resolve(Fixture.dummy)
+                            deferred.reject(Fixture.dummyError)
+                        }
+                    }
+                ),
+                (
+                    "trying to fulfill immediately then reject delayed",
+                    { deferred, context in
+                        deferred.resolve(Fixture.dummy)
+                        context.after(50) { deferred.reject(Fixture.dummyError) }
+                    }
+                ),
             ]
             for (name, settle) in attempts {
                 specify(name) { context in
@@ -67,20 +76,29 @@ extension SuiteBuilder {
                 context.after(100) { context.done() }
             }
             let attempts: [(String, @Sendable (Deferred<P>, CaseContext) -> Void)] = [
-                ("trying to reject then immediately fulfill", { deferred, _ in
-                    deferred.reject(Fixture.dummyError)
-                    deferred.resolve(Fixture.dummy)
-                }),
-                ("trying to reject then fulfill, delayed", { deferred, context in
-                    context.after(50) {
+                (
+                    "trying to reject then immediately fulfill",
+                    { deferred, _ in
                         deferred.reject(Fixture.dummyError)
                         deferred.resolve(Fixture.dummy)
                     }
-                }),
-                ("trying to reject immediately then fulfill delayed", { deferred, context in
-                    deferred.reject(Fixture.dummyError)
-                    context.after(50) { deferred.resolve(Fixture.dummy) }
-                }),
+                ),
+                (
+                    "trying to reject then fulfill, delayed",
+                    { deferred, context in
+                        context.after(50) {
+                            deferred.reject(Fixture.dummyError)
+                            deferred.resolve(Fixture.dummy)
+                        }
+                    }
+                ),
+                (
+                    "trying to reject immediately then fulfill delayed",
+                    { deferred, context in
+                        deferred.reject(Fixture.dummyError)
+                        context.after(50) { deferred.resolve(Fixture.dummy) }
+                    }
+                ),
             ]
             for (name, settle) in attempts {
                 specify(name) { context in

@@ -1,5 +1,6 @@
 // 2.2.2.js and 2.2.3.js: a callback is called after settlement, with the value or reason, and
 import PromiseInterface
+
 // only once.
 
 extension SuiteBuilder {
@@ -65,21 +66,30 @@ extension SuiteBuilder {
                     )
                 }
                 let attempts: [(String, @Sendable (Deferred<P>, CaseContext) -> Void)] = [
-                    ("trying to fulfill a pending promise more than once, immediately", { deferred, _ in
-                        deferred.resolve(Fixture.dummy)
-                        deferred.resolve(Fixture.dummy)
-                    }),
-                    ("trying to fulfill a pending promise more than once, delayed", { deferred, context in
-                        context.after(50) {
+                    (
+                        "trying to fulfill a pending promise more than once, immediately",
+                        { deferred, _ in
                             deferred.resolve(Fixture.dummy)
                             deferred.resolve(Fixture.dummy)
                         }
-                    }),
-                    ("trying to fulfill a pending promise more than once, immediately then delayed", {
-                        deferred, context in
-                        deferred.resolve(Fixture.dummy)
-                        context.after(50) { deferred.resolve(Fixture.dummy) }
-                    }),
+                    ),
+                    (
+                        "trying to fulfill a pending promise more than once, delayed",
+                        { deferred, context in
+                            context.after(50) {
+                                deferred.resolve(Fixture.dummy)
+                                deferred.resolve(Fixture.dummy)
+                            }
+                        }
+                    ),
+                    (
+                        "trying to fulfill a pending promise more than once, immediately then delayed",
+                        {
+                            deferred, context in
+                            deferred.resolve(Fixture.dummy)
+                            context.after(50) { deferred.resolve(Fixture.dummy) }
+                        }
+                    ),
                 ]
                 for (name, settle) in attempts {
                     specify(name) { context in
@@ -161,21 +171,30 @@ extension SuiteBuilder {
                     )
                 }
                 let attempts: [(String, @Sendable (Deferred<P>, CaseContext) -> Void)] = [
-                    ("trying to reject a pending promise more than once, immediately", { deferred, _ in
-                        deferred.reject(Fixture.dummyError)
-                        deferred.reject(Fixture.dummyError)
-                    }),
-                    ("trying to reject a pending promise more than once, delayed", { deferred, context in
-                        context.after(50) {
+                    (
+                        "trying to reject a pending promise more than once, immediately",
+                        { deferred, _ in
                             deferred.reject(Fixture.dummyError)
                             deferred.reject(Fixture.dummyError)
                         }
-                    }),
-                    ("trying to reject a pending promise more than once, immediately then delayed", {
-                        deferred, context in
-                        deferred.reject(Fixture.dummyError)
-                        context.after(50) { deferred.reject(Fixture.dummyError) }
-                    }),
+                    ),
+                    (
+                        "trying to reject a pending promise more than once, delayed",
+                        { deferred, context in
+                            context.after(50) {
+                                deferred.reject(Fixture.dummyError)
+                                deferred.reject(Fixture.dummyError)
+                            }
+                        }
+                    ),
+                    (
+                        "trying to reject a pending promise more than once, immediately then delayed",
+                        {
+                            deferred, context in
+                            deferred.reject(Fixture.dummyError)
+                            context.after(50) { deferred.reject(Fixture.dummyError) }
+                        }
+                    ),
                 ]
                 for (name, settle) in attempts {
                     specify(name) { context in

@@ -36,7 +36,10 @@ extension SuiteBuilder {
                 specify("when `onFulfilled` is added immediately before the promise is fulfilled") { context in
                     let deferred = P.deferred()
                     let called = Box(false)
-                    _ = deferred.promise.then(onFulfilled: { _ in called.value = true; return nil }, onRejected: nil)
+                    _ = deferred.promise.then(
+                        onFulfilled: { _ in
+                            called.value = true; return nil
+                        }, onRejected: nil)
                     deferred.resolve(Fixture.dummy)
                     context.check(!called.value, "onFulfilled ran inside `resolve`")
                     context.done()
@@ -45,7 +48,10 @@ extension SuiteBuilder {
                     let deferred = P.deferred()
                     let called = Box(false)
                     deferred.resolve(Fixture.dummy)
-                    _ = deferred.promise.then(onFulfilled: { _ in called.value = true; return nil }, onRejected: nil)
+                    _ = deferred.promise.then(
+                        onFulfilled: { _ in
+                            called.value = true; return nil
+                        }, onRejected: nil)
                     context.check(!called.value, "onFulfilled ran inside `then`")
                     context.done()
                 }
@@ -109,7 +115,11 @@ extension SuiteBuilder {
                 specify("when `onRejected` is added immediately before the promise is rejected") { context in
                     let deferred = P.deferred()
                     let called = Box(false)
-                    _ = deferred.promise.then(onFulfilled: nil, onRejected: { _ in called.value = true; return nil })
+                    _ = deferred.promise.then(
+                        onFulfilled: nil,
+                        onRejected: { _ in
+                            called.value = true; return nil
+                        })
                     deferred.reject(Fixture.dummyError)
                     context.check(!called.value, "onRejected ran inside `reject`")
                     context.done()
@@ -118,7 +128,11 @@ extension SuiteBuilder {
                     let deferred = P.deferred()
                     let called = Box(false)
                     deferred.reject(Fixture.dummyError)
-                    _ = deferred.promise.then(onFulfilled: nil, onRejected: { _ in called.value = true; return nil })
+                    _ = deferred.promise.then(
+                        onFulfilled: nil,
+                        onRejected: { _ in
+                            called.value = true; return nil
+                        })
                     context.check(!called.value, "onRejected ran inside `then`")
                     context.done()
                 }

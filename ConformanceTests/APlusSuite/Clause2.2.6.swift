@@ -51,8 +51,15 @@ extension SuiteBuilder {
                     : promise.then(onFulfilled: nil, onRejected: onHandlerReason)
             }
             return fulfilled
-                ? promise.then(onFulfilled: onHandler, onRejected: { _ in spy(); return nil })
-                : promise.then(onFulfilled: { _ in spy(); return nil }, onRejected: onHandlerReason)
+                ? promise.then(
+                    onFulfilled: onHandler,
+                    onRejected: { _ in
+                        spy(); return nil
+                    })
+                : promise.then(
+                    onFulfilled: { _ in
+                        spy(); return nil
+                    }, onRejected: onHandlerReason)
         }
         let threeCases: (PromiseValue, any Error, @escaping PromiseTest) -> Void = { value, reason, test in
             if fulfilled { self.testFulfilled(value, test) } else { self.testRejected(reason, test) }

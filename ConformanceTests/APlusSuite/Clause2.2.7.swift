@@ -21,7 +21,10 @@ struct ReasonKind: Sendable {
     static let alwaysPendingThenable = ReasonKind(
         name: "an error that is also an always-pending thenable",
         make: { AlwaysPendingThenableError() },
-        matches: { ($0 as? AlwaysPendingThenableError) === ($1 as? AlwaysPendingThenableError) && $0 is AlwaysPendingThenableError }
+        matches: {
+            ($0 as? AlwaysPendingThenableError) === ($1 as? AlwaysPendingThenableError)
+                && $0 is AlwaysPendingThenableError
+        }
     )
     static let all = [valueType, classInstance, alwaysPendingThenable]
 }
@@ -34,7 +37,8 @@ extension SuiteBuilder {
             ) {
                 for kind in ReasonKind.all {
                     describe("The reason is \(kind.name)") {
-                        let expectRejection: @Sendable (P, any Error, CaseContext) -> Void = { promise2, expected, context in
+                        let expectRejection: @Sendable (P, any Error, CaseContext) -> Void = {
+                            promise2, expected, context in
                             _ = promise2.then(
                                 onFulfilled: { value in
                                     context.fail("promise2 was fulfilled with \(show(value))")
@@ -42,7 +46,8 @@ extension SuiteBuilder {
                                     return nil
                                 },
                                 onRejected: { actual in
-                                    context.check(kind.matches(actual, expected), "promise2 was rejected with \(actual)")
+                                    context.check(
+                                        kind.matches(actual, expected), "promise2 was rejected with \(actual)")
                                     context.done()
                                     return nil
                                 }

@@ -27,7 +27,8 @@ extension SuiteBuilder {
             }
             specify("via return from a rejected promise") { context in
                 let promise = Box<P?>(nil)
-                promise.value = P.rejected(Fixture.dummyError).then(onFulfilled: nil, onRejected: { _ in promise.value })
+                promise.value = P.rejected(Fixture.dummyError).then(
+                    onFulfilled: nil, onRejected: { _ in promise.value })
                 expectCycleError(promise.value!, context)
             }
         }
@@ -69,7 +70,8 @@ extension SuiteBuilder {
             }
             describe("2.3.2.3: If/when `x` is rejected, reject `promise` with the same reason.") {
                 describe("`x` is already-rejected") {
-                    testPromiseResolution({ _ in P.rejected(Fixture.sentinelError) }, Self.rejects(with: Fixture.sentinelError))
+                    testPromiseResolution(
+                        { _ in P.rejected(Fixture.sentinelError) }, Self.rejects(with: Fixture.sentinelError))
                 }
                 describe("`x` is eventually-rejected") {
                     testPromiseResolution(

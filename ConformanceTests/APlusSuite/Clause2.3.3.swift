@@ -90,7 +90,10 @@ extension SuiteBuilder {
                     ("`false`", false, { ($0 as? Bool) == false }),
                     ("`5`", 5, { ($0 as? Int) == 5 }),
                     ("an object", Fixture.sentinel, { isSame($0, Fixture.sentinel) }),
-                    ("an array", [Fixture.sentinel], { (($0 as? [Marker]) ?? []).elementsEqual([Fixture.sentinel], by: ===) }),
+                    (
+                        "an array", [Fixture.sentinel],
+                        { (($0 as? [Marker]) ?? []).elementsEqual([Fixture.sentinel], by: ===) }
+                    ),
                 ]
                 for (name, y, matches) in values {
                     describe("`y` is \(name)") {
@@ -185,7 +188,8 @@ extension SuiteBuilder {
                     }
                     describe("`then` calls `rejectPromise` asynchronously") {
                         testPromiseResolution(
-                            { context in ScriptedThenable { _, rejectPromise in context.after(0) { rejectPromise(r) } } },
+                            { context in ScriptedThenable { _, rejectPromise in context.after(0) { rejectPromise(r) } }
+                            },
                             test
                         )
                     }
@@ -218,102 +222,150 @@ extension SuiteBuilder {
             let fulfilled = Self.fulfills(with: sentinel)
             let rejected = Self.rejects(with: sentinelError)
             let scripts: [(String, @Sendable (CaseContext) -> ThenScript, PromiseTest)] = [
-                ("calling `resolvePromise` then `rejectPromise`, both synchronously", { _ in
-                    { resolvePromise, rejectPromise in
-                        resolvePromise(sentinel)
-                        rejectPromise(otherError)
-                    }
-                }, fulfilled),
-                ("calling `resolvePromise` synchronously then `rejectPromise` asynchronously", { context in
-                    { resolvePromise, rejectPromise in
-                        resolvePromise(sentinel)
-                        context.after(0) { rejectPromise(otherError) }
-                    }
-                }, fulfilled),
-                ("calling `resolvePromise` then `rejectPromise`, both asynchronously", { context in
-                    { resolvePromise, rejectPromise in
-                        context.after(0) { resolvePromise(sentinel) }
-                        context.after(0) { rejectPromise(otherError) }
-                    }
-                }, fulfilled),
-                ("calling `resolvePromise` with an asynchronously-fulfilled promise, then calling `rejectPromise`, both synchronously", { context in
-                    { resolvePromise, rejectPromise in
-                        resolvePromise(Self.settlesLater(context, fulfilled: true))
-                        rejectPromise(otherError)
-                    }
-                }, fulfilled),
-                ("calling `resolvePromise` with an asynchronously-rejected promise, then calling `rejectPromise`, both synchronously", { context in
-                    { resolvePromise, rejectPromise in
-                        resolvePromise(Self.settlesLater(context, fulfilled: false))
-                        rejectPromise(otherError)
-                    }
-                }, rejected),
-                ("calling `rejectPromise` then `resolvePromise`, both synchronously", { _ in
-                    { resolvePromise, rejectPromise in
-                        rejectPromise(sentinelError)
-                        resolvePromise(other)
-                    }
-                }, rejected),
-                ("calling `rejectPromise` synchronously then `resolvePromise` asynchronously", { context in
-                    { resolvePromise, rejectPromise in
-                        rejectPromise(sentinelError)
-                        context.after(0) { resolvePromise(other) }
-                    }
-                }, rejected),
-                ("calling `rejectPromise` then `resolvePromise`, both asynchronously", { context in
-                    { resolvePromise, rejectPromise in
-                        context.after(0) { rejectPromise(sentinelError) }
-                        context.after(0) { resolvePromise(other) }
-                    }
-                }, rejected),
-                ("calling `resolvePromise` twice synchronously", { _ in
-                    { resolvePromise, _ in
-                        resolvePromise(sentinel)
-                        resolvePromise(other)
-                    }
-                }, fulfilled),
-                ("calling `resolvePromise` twice, first synchronously then asynchronously", { context in
-                    { resolvePromise, _ in
-                        resolvePromise(sentinel)
-                        context.after(0) { resolvePromise(other) }
-                    }
-                }, fulfilled),
-                ("calling `resolvePromise` twice, both times asynchronously", { context in
-                    { resolvePromise, _ in
-                        context.after(0) { resolvePromise(sentinel) }
-                        context.after(0) { resolvePromise(other) }
-                    }
-                }, fulfilled),
-                ("calling `resolvePromise` with an asynchronously-fulfilled promise, then calling it again, both times synchronously", { context in
-                    { resolvePromise, _ in
-                        resolvePromise(Self.settlesLater(context, fulfilled: true))
-                        resolvePromise(other)
-                    }
-                }, fulfilled),
-                ("calling `resolvePromise` with an asynchronously-rejected promise, then calling it again, both times synchronously", { context in
-                    { resolvePromise, _ in
-                        resolvePromise(Self.settlesLater(context, fulfilled: false))
-                        resolvePromise(other)
-                    }
-                }, rejected),
-                ("calling `rejectPromise` twice synchronously", { _ in
-                    { _, rejectPromise in
-                        rejectPromise(sentinelError)
-                        rejectPromise(otherError)
-                    }
-                }, rejected),
-                ("calling `rejectPromise` twice, first synchronously then asynchronously", { context in
-                    { _, rejectPromise in
-                        rejectPromise(sentinelError)
-                        context.after(0) { rejectPromise(otherError) }
-                    }
-                }, rejected),
-                ("calling `rejectPromise` twice, both times asynchronously", { context in
-                    { _, rejectPromise in
-                        context.after(0) { rejectPromise(sentinelError) }
-                        context.after(0) { rejectPromise(otherError) }
-                    }
-                }, rejected),
+                (
+                    "calling `resolvePromise` then `rejectPromise`, both synchronously",
+                    { _ in
+                        { resolvePromise, rejectPromise in
+                            resolvePromise(sentinel)
+                            rejectPromise(otherError)
+                        }
+                    }, fulfilled
+                ),
+                (
+                    "calling `resolvePromise` synchronously then `rejectPromise` asynchronously",
+                    { context in
+                        { resolvePromise, rejectPromise in
+                            resolvePromise(sentinel)
+                            context.after(0) { rejectPromise(otherError) }
+                        }
+                    }, fulfilled
+                ),
+                (
+                    "calling `resolvePromise` then `rejectPromise`, both asynchronously",
+                    { context in
+                        { resolvePromise, rejectPromise in
+                            context.after(0) { resolvePromise(sentinel) }
+                            context.after(0) { rejectPromise(otherError) }
+                        }
+                    }, fulfilled
+                ),
+                (
+                    "calling `resolvePromise` with an asynchronously-fulfilled promise, then calling `rejectPromise`, both synchronously",
+                    { context in
+                        { resolvePromise, rejectPromise in
+                            resolvePromise(Self.settlesLater(context, fulfilled: true))
+                            rejectPromise(otherError)
+                        }
+                    }, fulfilled
+                ),
+                (
+                    "calling `resolvePromise` with an asynchronously-rejected promise, then calling `rejectPromise`, both synchronously",
+                    { context in
+                        { resolvePromise, rejectPromise in
+                            resolvePromise(Self.settlesLater(context, fulfilled: false))
+                            rejectPromise(otherError)
+                        }
+                    }, rejected
+                ),
+                (
+                    "calling `rejectPromise` then `resolvePromise`, both synchronously",
+                    { _ in
+                        { resolvePromise, rejectPromise in
+                            rejectPromise(sentinelError)
+                            resolvePromise(other)
+                        }
+                    }, rejected
+                ),
+                (
+                    "calling `rejectPromise` synchronously then `resolvePromise` asynchronously",
+                    { context in
+                        { resolvePromise, rejectPromise in
+                            rejectPromise(sentinelError)
+                            context.after(0) { resolvePromise(other) }
+                        }
+                    }, rejected
+                ),
+                (
+                    "calling `rejectPromise` then `resolvePromise`, both asynchronously",
+                    { context in
+                        { resolvePromise, rejectPromise in
+                            context.after(0) { rejectPromise(sentinelError) }
+                            context.after(0) { resolvePromise(other) }
+                        }
+                    }, rejected
+                ),
+                (
+                    "calling `resolvePromise` twice synchronously",
+                    { _ in
+                        { resolvePromise, _ in
+                            resolvePromise(sentinel)
+                            resolvePromise(other)
+                        }
+                    }, fulfilled
+                ),
+                (
+                    "calling `resolvePromise` twice, first synchronously then asynchronously",
+                    { context in
+                        { resolvePromise, _ in
+                            resolvePromise(sentinel)
+                            context.after(0) { resolvePromise(other) }
+                        }
+                    }, fulfilled
+                ),
+                (
+                    "calling `resolvePromise` twice, both times asynchronously",
+                    { context in
+                        { resolvePromise, _ in
+                            context.after(0) { resolvePromise(sentinel) }
+                            context.after(0) { resolvePromise(other) }
+                        }
+                    }, fulfilled
+                ),
+                (
+                    "calling `resolvePromise` with an asynchronously-fulfilled promise, then calling it again, both times synchronously",
+                    { context in
+                        { resolvePromise, _ in
+                            resolvePromise(Self.settlesLater(context, fulfilled: true))
+                            resolvePromise(other)
+                        }
+                    }, fulfilled
+                ),
+                (
+                    "calling `resolvePromise` with an asynchronously-rejected promise, then calling it again, both times synchronously",
+                    { context in
+                        { resolvePromise, _ in
+                            resolvePromise(Self.settlesLater(context, fulfilled: false))
+                            resolvePromise(other)
+                        }
+                    }, rejected
+                ),
+                (
+                    "calling `rejectPromise` twice synchronously",
+                    { _ in
+                        { _, rejectPromise in
+                            rejectPromise(sentinelError)
+                            rejectPromise(otherError)
+                        }
+                    }, rejected
+                ),
+                (
+                    "calling `rejectPromise` twice, first synchronously then asynchronously",
+                    { context in
+                        { _, rejectPromise in
+                            rejectPromise(sentinelError)
+                            context.after(0) { rejectPromise(otherError) }
+                        }
+                    }, rejected
+                ),
+                (
+                    "calling `rejectPromise` twice, both times asynchronously",
+                    { context in
+                        { _, rejectPromise in
+                            context.after(0) { rejectPromise(sentinelError) }
+                            context.after(0) { rejectPromise(otherError) }
+                        }
+                    }, rejected
+                ),
             ]
             for (name, script, test) in scripts {
                 describe(name) {
@@ -385,46 +437,64 @@ extension SuiteBuilder {
                 let other = Fixture.other
                 let otherError = Fixture.otherError
                 let scripts: [(String, @Sendable (CaseContext) -> ThenScript, PromiseTest)] = [
-                    ("`resolvePromise` was called with a non-thenable", { _ in
-                        { resolvePromise, _ in
-                            resolvePromise(sentinel)
-                            throw otherError
-                        }
-                    }, Self.fulfills(with: sentinel)),
-                    ("`resolvePromise` was called with an asynchronously-fulfilled promise", { context in
-                        let later = Self.settlesLater(context, fulfilled: true)
-                        return { resolvePromise, _ in
-                            resolvePromise(later)
-                            throw otherError
-                        }
-                    }, Self.fulfills(with: sentinel)),
-                    ("`resolvePromise` was called with an asynchronously-rejected promise", { context in
-                        let later = Self.settlesLater(context, fulfilled: false)
-                        return { resolvePromise, _ in
-                            resolvePromise(later)
-                            throw otherError
-                        }
-                    }, Self.rejects(with: sentinelError)),
-                    ("`rejectPromise` was called", { _ in
-                        { _, rejectPromise in
-                            rejectPromise(sentinelError)
-                            throw otherError
-                        }
-                    }, Self.rejects(with: sentinelError)),
-                    ("`resolvePromise` then `rejectPromise` were called", { _ in
-                        { resolvePromise, rejectPromise in
-                            resolvePromise(sentinel)
-                            rejectPromise(otherError)
-                            throw otherError
-                        }
-                    }, Self.fulfills(with: sentinel)),
-                    ("`rejectPromise` then `resolvePromise` were called", { _ in
-                        { resolvePromise, rejectPromise in
-                            rejectPromise(sentinelError)
-                            resolvePromise(other)
-                            throw otherError
-                        }
-                    }, Self.rejects(with: sentinelError)),
+                    (
+                        "`resolvePromise` was called with a non-thenable",
+                        { _ in
+                            { resolvePromise, _ in
+                                resolvePromise(sentinel)
+                                throw otherError
+                            }
+                        }, Self.fulfills(with: sentinel)
+                    ),
+                    (
+                        "`resolvePromise` was called with an asynchronously-fulfilled promise",
+                        { context in
+                            let later = Self.settlesLater(context, fulfilled: true)
+                            return { resolvePromise, _ in
+                                resolvePromise(later)
+                                throw otherError
+                            }
+                        }, Self.fulfills(with: sentinel)
+                    ),
+                    (
+                        "`resolvePromise` was called with an asynchronously-rejected promise",
+                        { context in
+                            let later = Self.settlesLater(context, fulfilled: false)
+                            return { resolvePromise, _ in
+                                resolvePromise(later)
+                                throw otherError
+                            }
+                        }, Self.rejects(with: sentinelError)
+                    ),
+                    (
+                        "`rejectPromise` was called",
+                        { _ in
+                            { _, rejectPromise in
+                                rejectPromise(sentinelError)
+                                throw otherError
+                            }
+                        }, Self.rejects(with: sentinelError)
+                    ),
+                    (
+                        "`resolvePromise` then `rejectPromise` were called",
+                        { _ in
+                            { resolvePromise, rejectPromise in
+                                resolvePromise(sentinel)
+                                rejectPromise(otherError)
+                                throw otherError
+                            }
+                        }, Self.fulfills(with: sentinel)
+                    ),
+                    (
+                        "`rejectPromise` then `resolvePromise` were called",
+                        { _ in
+                            { resolvePromise, rejectPromise in
+                                rejectPromise(sentinelError)
+                                resolvePromise(other)
+                                throw otherError
+                            }
+                        }, Self.rejects(with: sentinelError)
+                    ),
                 ]
                 for (name, script, test) in scripts {
                     describe(name) {
@@ -437,21 +507,30 @@ extension SuiteBuilder {
                 let other = Fixture.other
                 let otherError = Fixture.otherError
                 let scripts: [(String, @Sendable (CaseContext) -> ThenScript)] = [
-                    ("straightforward case", { _ in
-                        { _, _ in throw sentinelError }
-                    }),
-                    ("`resolvePromise` is called asynchronously before the `throw`", { context in
-                        { resolvePromise, _ in
-                            context.after(0) { resolvePromise(other) }
-                            throw sentinelError
+                    (
+                        "straightforward case",
+                        { _ in
+                            { _, _ in throw sentinelError }
                         }
-                    }),
-                    ("`rejectPromise` is called asynchronously before the `throw`", { context in
-                        { _, rejectPromise in
-                            context.after(0) { rejectPromise(otherError) }
-                            throw sentinelError
+                    ),
+                    (
+                        "`resolvePromise` is called asynchronously before the `throw`",
+                        { context in
+                            { resolvePromise, _ in
+                                context.after(0) { resolvePromise(other) }
+                                throw sentinelError
+                            }
                         }
-                    }),
+                    ),
+                    (
+                        "`rejectPromise` is called asynchronously before the `throw`",
+                        { context in
+                            { _, rejectPromise in
+                                context.after(0) { rejectPromise(otherError) }
+                                throw sentinelError
+                            }
+                        }
+                    ),
                 ]
                 for (name, script) in scripts {
                     describe(name) {

@@ -16,7 +16,8 @@ extension SuiteBuilder {
                     let expectValue: @Sendable (P, CaseContext) -> Void = { promise2, context in
                         _ = promise2.then(
                             onFulfilled: { actual in
-                                context.check(matches(actual), "fulfilled with \(show(actual)), expected \(show(expected))")
+                                context.check(
+                                    matches(actual), "fulfilled with \(show(actual)), expected \(show(expected))")
                                 context.done()
                                 return nil
                             },

@@ -46,10 +46,11 @@ enum Fixture {
 
 /// A thenable whose `then` runs a script; the suite's foreign thenables are all scripts.
 final class ScriptedThenable: Thenable {
-    typealias Script = @Sendable (
-        _ resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
-        _ rejectPromise: @escaping @Sendable (any Error) -> Void
-    ) throws -> Void
+    typealias Script =
+        @Sendable (
+            _ resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+            _ rejectPromise: @escaping @Sendable (any Error) -> Void
+        ) throws -> Void
 
     private let script: Script
     private let calls = Atomic<Int>(0)

@@ -263,10 +263,11 @@ struct FBLPromiseTests {
 
 /// A foreign thenable driven by a script, counting how often `then` is called.
 final class ScriptThenable: Thenable {
-    typealias Script = @Sendable (
-        @escaping @Sendable (PromiseValue) -> Void,
-        @escaping @Sendable (any Error) -> Void
-    ) throws -> Void
+    typealias Script =
+        @Sendable (
+            @escaping @Sendable (PromiseValue) -> Void,
+            @escaping @Sendable (any Error) -> Void
+        ) throws -> Void
     private let script: Script
     private let callCount = Recorder<Int>()
     init(_ script: @escaping Script) { self.script = script }

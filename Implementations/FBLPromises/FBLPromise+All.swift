@@ -80,11 +80,12 @@ public func all<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
 }
 
 /// Observes one input: `(queue, fulfill, reject)`.
-typealias ErasedObservation = @Sendable (
-    DispatchQueue,
-    @escaping @Sendable (any Sendable) -> Void,
-    @escaping @Sendable (any Error) -> Void
-) -> Void
+typealias ErasedObservation =
+    @Sendable (
+        DispatchQueue,
+        @escaping @Sendable (any Sendable) -> Void,
+        @escaping @Sendable (any Error) -> Void
+    ) -> Void
 
 extension FBLPromise {
     /// This promise's ``observe(on:fulfill:reject:)`` with the value type erased, so that inputs of

@@ -20,10 +20,11 @@ extension FBLPromise {
     ///   - work: Receives the functions that settle the promise.
     public convenience init(
         on queue: DispatchQueue = defaultQueue,
-        _ work: @escaping @Sendable (
-            _ fulfill: @escaping @Sendable (Value) -> Void,
-            _ reject: @escaping @Sendable (any Error) -> Void
-        ) throws -> Void
+        _ work:
+            @escaping @Sendable (
+                _ fulfill: @escaping @Sendable (Value) -> Void,
+                _ reject: @escaping @Sendable (any Error) -> Void
+            ) throws -> Void
     ) {
         self.init(pending: ())
         queue.async(group: fblDispatchGroup) {
