@@ -32,7 +32,7 @@ struct MutationTests {
             MutantPromise<Correct>.self,
             clauses: [Self.cleanStack, Self.thenables, Self.firstCallWins, Self.cycle] + Self.stateGuards
         )
-        #expect(result.ran > 500)
+        #expect(result.ran == 522)
         #expect(result.failed.isEmpty, "\(result.failed.prefix(3))")
     }
 
@@ -40,19 +40,23 @@ struct MutationTests {
     func synchronousCallbacks() async {
         let result = await Self.run(MutantPromise<Synchronous>.self, clauses: [Self.cleanStack])
         #expect(result.ran == 16)
-        #expect(result.failed.count >= 12, "only \(result.failed.count) of 16 failed")
+        #expect(result.failed.count == 12, "\(result.failed.count) of 16 failed")
     }
 
     @Test("ignoring thenables fails 2.3.3.3.1")
     func ignoresThenables() async {
         let result = await Self.run(MutantPromise<IgnoresThenables>.self, clauses: [Self.thenables])
         #expect(result.ran == 436)
-        #expect(result.failed.count >= 300, "only \(result.failed.count) of 436 failed")
+        #expect(result.failed.count == 436, "\(result.failed.count) of 436 failed")
     }
 
     @Test("a promise without a state guard fails 2.1.2 and 2.1.3")
     func settlesTwice() async {
         let result = await Self.run(MutantPromise<SettlesTwice>.self, clauses: Self.stateGuards)
+        #expect(result.ran == 34)
+        // At least the catalog's four late double-`done` cases; how many of the "called once"
+        // cases also catch it depends on when the second settle lands in their grace window.
+        #expect(result.failed.count >= 4, "\(result.failed.count) of 34 failed")
         #expect(result.failed.contains { $0.hasPrefix("2.1.2") })
         #expect(result.failed.contains { $0.hasPrefix("2.1.3") })
     }
@@ -68,6 +72,8 @@ struct MutationTests {
     func noCalledGuard() async {
         let result = await Self.run(MutantPromise<NoCalledGuard>.self, clauses: [Self.firstCallWins])
         #expect(result.ran == 34)
-        #expect(result.failed.count >= 4, "only \(result.failed.count) of 34 failed")
+        // Exactly scripts 4, 5, 12 and 13, both ways: the only ones where the promise is still
+        // pending when the second call arrives (the catalog's probe found the same 8).
+        #expect(result.failed.count == 8, "\(result.failed.count) of 34 failed")
     }
 }
