@@ -102,10 +102,18 @@ final class SuiteBuilder<P: APlusPromise> {
 
     /// A test that expects the promise to be fulfilled with `expected` (by identity).
     static func fulfills(with expected: Marker) -> PromiseTest {
+        fulfills(expecting: "\(expected)") { isSame($0, expected) }
+    }
+
+    /// A test that expects the promise to be fulfilled with a value that `matches` accepts.
+    static func fulfills(
+        expecting expected: String,
+        _ matches: @escaping @Sendable (PromiseValue) -> Bool
+    ) -> PromiseTest {
         { promise, context in
             _ = promise.then(
                 onFulfilled: { value in
-                    context.check(isSame(value, expected), "fulfilled with \(show(value)), expected \(expected)")
+                    context.check(matches(value), "fulfilled with \(show(value)), expected \(expected)")
                     context.done()
                     return nil
                 },
@@ -120,6 +128,14 @@ final class SuiteBuilder<P: APlusPromise> {
 
     /// A test that expects the promise to be rejected with `expected` (by identity).
     static func rejects(with expected: MarkerError) -> PromiseTest {
+        rejects(expecting: "\(expected)") { isSame($0, expected) }
+    }
+
+    /// A test that expects the promise to be rejected with a reason that `matches` accepts.
+    static func rejects(
+        expecting expected: String,
+        _ matches: @escaping @Sendable (any Error) -> Bool
+    ) -> PromiseTest {
         { promise, context in
             _ = promise.then(
                 onFulfilled: { value in
@@ -128,7 +144,7 @@ final class SuiteBuilder<P: APlusPromise> {
                     return nil
                 },
                 onRejected: { reason in
-                    context.check(isSame(reason, expected), "rejected with \(reason), expected \(expected)")
+                    context.check(matches(reason), "rejected with \(reason), expected \(expected)")
                     context.done()
                     return nil
                 }

@@ -39,19 +39,7 @@ extension SuiteBuilder {
                     describe("The reason is \(kind.name)") {
                         let expectRejection: @Sendable (P, any Error, CaseContext) -> Void = {
                             promise2, expected, context in
-                            _ = promise2.then(
-                                onFulfilled: { value in
-                                    context.fail("promise2 was fulfilled with \(show(value))")
-                                    context.done()
-                                    return nil
-                                },
-                                onRejected: { actual in
-                                    context.check(
-                                        kind.matches(actual, expected), "promise2 was rejected with \(actual)")
-                                    context.done()
-                                    return nil
-                                }
-                            )
+                            Self.rejects(expecting: "\(expected)") { kind.matches($0, expected) }(promise2, context)
                         }
                         testFulfilled(Fixture.dummy) { promise1, context in
                             let expected = kind.make()

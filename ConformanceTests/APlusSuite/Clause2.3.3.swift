@@ -97,20 +97,7 @@ extension SuiteBuilder {
                 ]
                 for (name, y, matches) in values {
                     describe("`y` is \(name)") {
-                        callingResolvePromise({ _ in y }) { promise, context in
-                            _ = promise.then(
-                                onFulfilled: { value in
-                                    context.check(matches(value), "fulfilled with \(show(value)), expected \(show(y))")
-                                    context.done()
-                                    return nil
-                                },
-                                onRejected: { reason in
-                                    context.fail("rejected with \(reason)")
-                                    context.done()
-                                    return nil
-                                }
-                            )
-                        }
+                        callingResolvePromise({ _ in y }, Self.fulfills(expecting: show(y), matches))
                     }
                 }
             }
@@ -169,20 +156,7 @@ extension SuiteBuilder {
             for (name, kind) in reasons {
                 describe("`r` is \(name)") {
                     let r = kind.make()
-                    let test: PromiseTest = { promise, context in
-                        _ = promise.then(
-                            onFulfilled: { value in
-                                context.fail("fulfilled with \(show(value)), expected rejection with \(r)")
-                                context.done()
-                                return nil
-                            },
-                            onRejected: { reason in
-                                context.check(kind.matches(reason, r), "rejected with \(reason), expected \(r)")
-                                context.done()
-                                return nil
-                            }
-                        )
-                    }
+                    let test = Self.rejects(expecting: "\(r)") { kind.matches($0, r) }
                     describe("`then` calls `rejectPromise` synchronously") {
                         testPromiseResolution({ _ in ScriptedThenable { _, rejectPromise in rejectPromise(r) } }, test)
                     }

@@ -13,21 +13,7 @@ extension SuiteBuilder {
             ]
             for (name, expected, matches) in values {
                 describe("The value is \(name)") {
-                    let expectValue: @Sendable (P, CaseContext) -> Void = { promise2, context in
-                        _ = promise2.then(
-                            onFulfilled: { actual in
-                                context.check(
-                                    matches(actual), "fulfilled with \(show(actual)), expected \(show(expected))")
-                                context.done()
-                                return nil
-                            },
-                            onRejected: { reason in
-                                context.fail("rejected with \(reason)")
-                                context.done()
-                                return nil
-                            }
-                        )
-                    }
+                    let expectValue = Self.fulfills(expecting: show(expected), matches)
                     testFulfilled(Fixture.dummy) { promise1, context in
                         expectValue(promise1.then(onFulfilled: { _ in expected }, onRejected: nil), context)
                     }

@@ -1,6 +1,8 @@
 import Dispatch
 import FBLPromises
+import Foundation
 import Testing
+import XCTest
 
 @Suite("FBL waitForPromises")
 struct FBLTestingTests {
@@ -36,5 +38,20 @@ struct FBLTestingTests {
             }
         }
         return result.all.first ?? false
+    }
+}
+
+/// XCTest runs its test methods on the main thread, which is where `waitForPromises` must keep the
+/// main queue serviced itself (Swift Testing services it from a worker thread instead).
+final class FBLWaitForPromisesMainThreadTests: XCTestCase {
+    func testWaitForPromisesServicesTheMainQueueOnTheMainThread() {
+        XCTAssertTrue(Thread.isMainThread)
+        let seen = Recorder<Bool>()
+        let source = FBLPromise<Int>.pending()
+        source.then(on: .main) { _ in seen.record(MainQueue.isCurrent) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { source.fulfill(1) }
+        // Blocking the main thread without servicing the main queue would never run the callback.
+        XCTAssertTrue(waitForPromises(timeout: 60))
+        XCTAssertEqual(seen.all, [true])
     }
 }

@@ -26,13 +26,6 @@ extension FBLPromise {
                 _ reject: @escaping @Sendable (any Error) -> Void
             ) throws -> Void
     ) {
-        self.init(pending: ())
-        queue.async(group: fblDispatchGroup) {
-            do {
-                try work(self.fulfill, self.reject)
-            } catch {
-                self.reject(error)
-            }
-        }
+        self.init(on: queue, running: { try work($0.fulfill, $0.reject) })
     }
 }

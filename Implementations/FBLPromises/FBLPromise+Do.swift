@@ -8,14 +8,7 @@ extension FBLPromise {
     ///   - queue: Where `work` runs.
     ///   - work: Produces the value.
     public convenience init(on queue: DispatchQueue = defaultQueue, _ work: @escaping @Sendable () throws -> Value) {
-        self.init(pending: ())
-        queue.async(group: fblDispatchGroup) {
-            do {
-                self.resolve(try work(), on: queue)
-            } catch {
-                self.reject(error)
-            }
-        }
+        self.init(on: queue, running: { $0.resolve(try work(), on: queue) })
     }
 
     /// Runs `work` at once on `queue` and adopts the promise it returns. A throw rejects.
@@ -27,13 +20,6 @@ extension FBLPromise {
         on queue: DispatchQueue = defaultQueue,
         _ work: @escaping @Sendable () throws -> FBLPromise<Value>
     ) {
-        self.init(pending: ())
-        queue.async(group: fblDispatchGroup) {
-            do {
-                self.resolve(try work(), on: queue)
-            } catch {
-                self.reject(error)
-            }
-        }
+        self.init(on: queue, running: { $0.resolve(try work(), on: queue) })
     }
 }

@@ -72,6 +72,19 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         fblDispatchGroup.enter()
     }
 
+    /// Makes a pending promise and runs `body` with it at once on `queue` (eager, as the original's
+    /// `async` and `do`); a throw from `body` rejects.
+    convenience init(on queue: DispatchQueue, running body: @escaping @Sendable (FBLPromise<Value>) throws -> Void) {
+        self.init(pending: ())
+        queue.async(group: fblDispatchGroup) {
+            do {
+                try body(self)
+            } catch {
+                self.reject(error)
+            }
+        }
+    }
+
     deinit {
         // A promise freed while pending must still leave the group it entered, or
         // `waitForPromises` would wait for it forever.
