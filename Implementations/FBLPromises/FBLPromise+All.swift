@@ -28,6 +28,9 @@ public func all<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
 }
 
 /// Variadic form of ``all(on:_:)-(_,Sequence)``.
+///
+/// With two to four promises Swift prefers the tuple forms below, even when the types are the
+/// same (`all(a, b)` is an `FBLPromise<(Int, Int)>`); pass an array to get `[Value]`.
 public func all<Value: Sendable>(
     on queue: DispatchQueue = FBLPromise<Value>.defaultQueue,
     _ promises: FBLPromise<Value>...

@@ -45,6 +45,9 @@ public func any<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
 }
 
 /// Variadic form of ``any(on:_:)-(_,Sequence)``.
+///
+/// With two or three promises Swift prefers the tuple forms below, even when the types are the
+/// same; pass an array to get `[Maybe<Value>]`.
 public func any<Value: Sendable>(
     on queue: DispatchQueue = FBLPromise<Value>.defaultQueue,
     _ promises: FBLPromise<Value>...

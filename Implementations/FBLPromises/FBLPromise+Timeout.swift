@@ -20,6 +20,9 @@ extension FBLPromise {
         }
         let promise = FBLPromise<Value>.pending()
         observe(on: queue, fulfill: promise.fulfill, reject: promise.reject)
+        // A promise that has already settled has settled first: arming a timer would let it race
+        // the observer's callback on a concurrent queue (even with a zero interval).
+        guard isPending else { return promise }
         queue.asyncAfter(deadline: .now() + interval) {
             promise.reject(PromiseError.timedOut)
         }
