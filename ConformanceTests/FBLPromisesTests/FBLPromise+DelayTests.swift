@@ -44,18 +44,18 @@ struct FBLDelayTests {
 
     @Test("A rejection passes through without the delay")
     func rejectionIsNotDelayed() async throws {
-        let delayed = FBLPromise<Int>(TestError(1)).delay(on: .global(), 5)
-        // Waiting at most one second: a rejection delayed by five would time out.
-        let failure = try await error(of: delayed, timeout: .seconds(1))
+        let delayed = FBLPromise<Int>(TestError(1)).delay(on: .global(), 600)
+        // Waiting at most 20 s (slack for a loaded machine): a rejection delayed by 600 would time out.
+        let failure = try await error(of: delayed, timeout: .seconds(20))
         #expect(failure as? TestError == TestError(1))
     }
 
     @Test("A later rejection of the source passes through without the delay")
     func laterRejectionIsNotDelayed() async throws {
         let source = FBLPromise<Int>.pending()
-        let delayed = source.delay(on: .global(), 5)
+        let delayed = source.delay(on: .global(), 600)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { source.reject(TestError(2)) }
-        let failure = try await error(of: delayed, timeout: .seconds(1))
+        let failure = try await error(of: delayed, timeout: .seconds(20))
         #expect(failure as? TestError == TestError(2))
     }
 

@@ -126,4 +126,15 @@ struct FBLTimeoutTests {
             #expect(result == round)
         }
     }
+
+    @Test("A long timer does not keep the timeout's promise alive once the source has settled")
+    func timerDoesNotRetainPromise() async throws {
+        let source = FBLPromise<Int>.pending()
+        var timed: FBLPromise<Int>? = source.timeout(on: .global(), 3600)
+        let weakTimed = Weak(timed)
+        source.fulfill(1)
+        #expect(try await value(of: timed!) == 1)
+        timed = nil
+        try await eventually("the timeout's promise to be freed") { weakTimed.object == nil }
+    }
 }

@@ -245,6 +245,48 @@ struct FBLPromiseTests {
         #expect(weakPromise.object == nil)
     }
 
+    @Test("dropping a pending 100,000-link chain frees it without overflowing the stack")
+    func droppedDeepPendingChain() async throws {
+        var head: FBLPromise<Int>? = .pending()
+        var tail = head!
+        for _ in 0..<100_000 {
+            tail = tail.then(on: .global()) { $0 + 1 }
+        }
+        let weakTail = Weak(tail)
+        tail = FBLPromise(0)
+        head = nil
+        try await eventually("the chain to be freed", timeout: .seconds(60)) { weakTail.object == nil }
+    }
+
+    @Test("a promise typed to hold a thenable holds it as a value instead of assimilating it")
+    func thenableAsTypedValue() async throws {
+        let thenable = ScriptThenable { resolve, _ in resolve(1) }
+        let mapped = FBLPromise(0).then(on: .global()) { _ in thenable }
+        #expect(try await value(of: mapped) === thenable)
+        // Handed over by a foreign thenable, it is still a value of the promise's type.
+        let outer = ScriptThenable { resolve, _ in resolve(thenable) }
+        let promise = FBLPromise<ScriptThenable>.pending()
+        promise.resolve(outer as any Thenable, on: .global())
+        #expect(try await value(of: promise) === thenable)
+        #expect(thenable.calls == 0)
+        #expect(outer.calls == 1)
+    }
+
+    @Test("adopting an FBL promise of another value type observes it on the given queue")
+    func crossTypeAdoptionUsesQueue() async throws {
+        let queue = TaggedQueue("fbl.adopt")
+        let source = FBLPromise<Int>.pending()
+        let adopting = FBLPromise<PromiseValue>.pending()
+        adopting.resolve(source as PromiseValue, on: queue.queue)
+        queue.queue.suspend()
+        source.fulfill(5)
+        // Settling needs the suspended queue, not the main queue or any other.
+        let early = try? await outcome(of: adopting, timeout: .milliseconds(50))
+        #expect(early == nil, "settled without the queue it was given")
+        queue.queue.resume()
+        #expect(try await value(of: adopting) as? Int == 5)
+    }
+
     @Test("the shared protocol's state mirrors the native inspection API")
     func currentState() {
         #expect(FBLPromise<PromiseValue>.pending().currentState.isPending)

@@ -90,12 +90,29 @@ typealias ErasedObservation =
         @escaping @Sendable (any Error) -> Void
     ) -> Void
 
-extension FBLPromise {
-    /// This promise's ``observe(on:fulfill:reject:)`` with the value type erased, so that inputs of
-    /// different types can share one combiner.
-    var erased: ErasedObservation {
-        { queue, fulfill, reject in self.observe(on: queue, fulfill: { fulfill($0) }, reject: reject) }
+/// An FBL promise of any value type, observed with the value type erased: lets `all` and `any`
+/// combine inputs of different types, and lets a promise adopt one of another type on the queue it
+/// was given.
+protocol ErasedObservable: Sendable {
+    func observeErased(
+        on queue: DispatchQueue,
+        fulfill: @escaping @Sendable (any Sendable) -> Void,
+        reject: @escaping @Sendable (any Error) -> Void
+    )
+}
+
+extension FBLPromise: ErasedObservable {
+    func observeErased(
+        on queue: DispatchQueue,
+        fulfill: @escaping @Sendable (any Sendable) -> Void,
+        reject: @escaping @Sendable (any Error) -> Void
+    ) {
+        observe(on: queue, fulfill: { fulfill($0) }, reject: reject)
     }
+
+    /// ``observeErased(on:fulfill:reject:)`` as a value, to keep inputs of different types in one
+    /// array.
+    var erased: ErasedObservation { observeErased }
 }
 
 /// The countdown behind every `all`: fulfils with `finish(values)` once all `count` inputs are

@@ -2,7 +2,9 @@ public import Dispatch
 
 /// The outcome of one input of ``any(on:_:)-(_,Sequence)``: its value or its error.
 public enum Maybe<Value: Sendable>: Sendable {
+    /// The input was fulfilled with this value.
     case value(Value)
+    /// The input was rejected with this error.
     case error(any Error)
 
     /// Wraps a value.

@@ -9,9 +9,13 @@ import Synchronization
 /// deadlocking this throws ``PromiseError/wouldDeadlock(_:)``. Prefer `try await promise.value()`
 /// in async code.
 ///
+/// Only the default queue can be detected: blocking any other queue that a pending `then(on:)`
+/// of the awaited chain needs still deadlocks.
+///
 /// - Parameter promise: The promise to wait for.
 /// - Returns: The promise's value.
 /// - Throws: The promise's error, or ``PromiseError/wouldDeadlock(_:)``.
+@available(*, noasync, message: "blocks a thread of the cooperative pool; use `try await promise.value()`")
 public func awaitPromise<Value: Sendable>(_ promise: FBLPromise<Value>) throws -> Value {
     if let result = promise.result { return try result.get() }
     if DefaultQueueMarker.isRunningOnDefaultQueue {

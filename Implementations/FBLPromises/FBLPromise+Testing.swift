@@ -13,6 +13,7 @@ public import Foundation
 ///
 /// - Parameter timeout: Seconds to wait at most.
 /// - Returns: `true` if all promise work finished, `false` on timeout.
+@available(*, noasync, message: "blocks a thread of the cooperative pool; call it from a test's thread or a queue")
 @discardableResult
 public func waitForPromises(timeout: TimeInterval) -> Bool {
     let group = fblDispatchGroup

@@ -23,8 +23,10 @@ extension FBLPromise {
         // A promise that has already settled has settled first: arming a timer would let it race
         // the observer's callback on a concurrent queue (even with a zero interval).
         guard isPending else { return promise }
-        queue.asyncAfter(deadline: .now() + interval) {
-            promise.reject(PromiseError.timedOut)
+        // Weak, as in the original: once this promise has settled, its observer no longer holds
+        // `promise`, and a long timer must not keep it (and its value) alive until it fires.
+        queue.asyncAfter(deadline: .now() + interval) { [weak promise] in
+            promise?.reject(PromiseError.timedOut)
         }
         return promise
     }

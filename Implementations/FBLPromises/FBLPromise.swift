@@ -86,10 +86,15 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     }
 
     deinit {
+        guard let observers = machine.withLock({ $0.abandon() }) else { return }
         // A promise freed while pending must still leave the group it entered, or
         // `waitForPromises` would wait for it forever.
-        if machine.withLock({ $0.isPending }) {
-            fblDispatchGroup.leave()
+        fblDispatchGroup.leave()
+        // Its observers hold the next links of a pending chain. Releasing them here would free
+        // those links recursively, one stack frame set per link, and a dropped 100,000-link chain
+        // would overflow the stack; releasing them from a queue frees one link per hop instead.
+        if !observers.isEmpty {
+            DispatchQueue.global().async { withExtendedLifetime(observers) {} }
         }
     }
 
@@ -128,7 +133,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     public func resolve(_ value: Value, on queue: DispatchQueue = defaultQueue) {
         if let promise = value as? FBLPromise<Value> {
             resolve(promise, on: queue)
-        } else if let thenable = value as? any Thenable {
+        } else if !Self.holdsThenables, let thenable = value as? any Thenable {
             resolve(thenable, on: queue)
         } else {
             fulfill(value)
@@ -148,9 +153,18 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// Assimilates a thenable: calls its `then` once, asynchronously on `queue`, and settles with
     /// the first callback it calls. A value it resolves with goes through the resolution procedure
     /// again; a value that is not a `Value` rejects with ``PromiseError/typeMismatch(expected:actual:)``.
+    /// An FBL promise of another value type is observed on `queue` directly.
     public func resolve(_ thenable: any Thenable, on queue: DispatchQueue = defaultQueue) {
         if let promise = thenable as? FBLPromise<Value> {
             resolve(promise, on: queue)
+            return
+        }
+        if let promise = thenable as? any ErasedObservable {
+            promise.observeErased(
+                on: queue,
+                fulfill: { value in self.resolve(dynamic: value, on: queue) },
+                reject: reject
+            )
             return
         }
         // Calling foreign code on a fresh stack keeps a long run of synchronous thenables from
@@ -167,6 +181,8 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     func resolve(dynamic value: PromiseValue, on queue: DispatchQueue) {
         if let promise = value as? FBLPromise<Value> {
             resolve(promise, on: queue)
+        } else if Self.holdsThenables, let typed = value as? Value {
+            fulfill(typed)
         } else if let thenable = value as? any Thenable {
             resolve(thenable, on: queue)
         } else if let typed = value as? Value {
@@ -176,6 +192,11 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether `Value` itself is a thenable type (a promise typed to hold, say, another design's
+    /// promise). Such a promise holds thenables as values; only promises whose `Value` can merely
+    /// *contain* a thenable (`Any`, `any Sendable`, `PromiseValue`) assimilate them.
+    private static var holdsThenables: Bool { Value.self is any Thenable.Type }
+
     private static func typeName(of value: PromiseValue) -> String {
         guard let value else { return "nil" }
         return "\(type(of: value))"
@@ -184,8 +205,10 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     private func settle(_ result: Result<Value, any Error>) {
         let action = machine.withLock { $0.settle(result) }
         guard case .notify(let observers, let outcome) = action else { return }
-        fblDispatchGroup.leave()
+        // Observers dispatch their callbacks into the group first; leaving only afterwards keeps
+        // the group from looking empty while those callbacks are not yet queued.
         observers.notify(outcome)
+        fblDispatchGroup.leave()
     }
 
     // MARK: - Inspecting

@@ -50,6 +50,15 @@ struct FBLPromiseStateMachine<Value: Sendable> {
         return .notify(toNotify, outcome)
     }
 
+    /// Called when the promise is freed: the observers a pending promise still holds, or `nil`
+    /// if it had settled.
+    mutating func abandon() -> ObserverList<Value>? {
+        guard result == nil else { return nil }
+        let abandoned = observers
+        observers = ObserverList()
+        return abandoned
+    }
+
     mutating func observe(_ observer: @escaping Observer) -> ObserveAction {
         if let result { return .callNow(result) }
         observers.append(observer)
@@ -65,6 +74,8 @@ struct ObserverList<Value: Sendable> {
 
     private var first: Observer?
     private var rest: [Observer] = []
+
+    var isEmpty: Bool { first == nil }
 
     mutating func append(_ observer: @escaping Observer) {
         if first == nil {

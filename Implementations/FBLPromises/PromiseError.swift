@@ -19,6 +19,7 @@ public enum PromiseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// would deadlock.
     case wouldDeadlock(String)
 
+    /// A sentence for logs and test failures.
     public var description: String {
         switch self {
         case .timedOut:
