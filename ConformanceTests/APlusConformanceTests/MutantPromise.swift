@@ -17,6 +17,12 @@ enum Defect: Sendable {
     case noCycleCheck
     /// Calls a thenable's `then` without the first-call-wins guard.
     case noCalledGuard
+    /// Fulfils with the value a thenable hands over instead of resolving with it again.
+    case noRecursion
+    /// Rejects when a thenable's `then` throws, even after it called back.
+    case throwAfterCallRejects
+    /// Calls a thenable's `then` twice (the Tier A form of reading `x.then` twice).
+    case callsThenTwice
 }
 
 /// Selects a defect at the type level, so each mutant is its own `APlusPromise` type.
@@ -30,6 +36,9 @@ enum IgnoresThenables: DefectSelector { static let defect = Defect.ignoresThenab
 enum SettlesTwice: DefectSelector { static let defect = Defect.settlesTwice }
 enum NoCycleCheck: DefectSelector { static let defect = Defect.noCycleCheck }
 enum NoCalledGuard: DefectSelector { static let defect = Defect.noCalledGuard }
+enum NoRecursion: DefectSelector { static let defect = Defect.noRecursion }
+enum ThrowAfterCallRejects: DefectSelector { static let defect = Defect.throwAfterCallRejects }
+enum CallsThenTwice: DefectSelector { static let defect = Defect.callsThenTwice }
 
 struct CycleError: Error {}
 
@@ -78,19 +87,37 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise {
         if let promise = value as? MutantPromise, promise === self, defect != .noCycleCheck {
             reject(CycleError())
         } else if let thenable = value as? any Thenable, defect != .ignoresThenables {
-            DispatchQueue.main.async {
-                if self.defect == .noCalledGuard {
-                    do {
-                        try thenable.then(resolvePromise: self.resolve, rejectPromise: self.reject)
-                    } catch {
-                        self.reject(error)
-                    }
-                } else {
-                    thenable.thenOnce(resolvePromise: self.resolve, rejectPromise: self.reject)
-                }
-            }
+            DispatchQueue.main.async { self.assimilate(thenable) }
         } else {
             settle(.success(value))
+        }
+    }
+
+    private func assimilate(_ thenable: any Thenable) {
+        switch defect {
+        case .noCalledGuard:
+            do {
+                try thenable.then(resolvePromise: resolve, rejectPromise: reject)
+            } catch {
+                reject(error)
+            }
+        case .noRecursion:
+            thenable.thenOnce(resolvePromise: { self.settle(.success($0)) }, rejectPromise: reject)
+        case .throwAfterCallRejects:
+            let gate = FirstCallGate()
+            do {
+                try thenable.then(
+                    resolvePromise: { if gate.claim() { self.resolve($0) } },
+                    rejectPromise: { if gate.claim() { self.reject($0) } }
+                )
+            } catch {
+                reject(error)
+            }
+        case .callsThenTwice:
+            thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
+            thenable.thenOnce(resolvePromise: { _ in }, rejectPromise: { _ in })
+        case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck:
+            thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
         }
     }
 

@@ -58,6 +58,7 @@ public enum CaseOutcome: Sendable, Equatable {
 public final class CaseContext: Sendable {
     private struct State {
         var failures: [String] = []
+        var doneCalls = 0
         var continuation: CheckedContinuation<CaseOutcome, Never>?
     }
 
@@ -73,11 +74,12 @@ public final class CaseContext: Sendable {
 
     /// The value stored under `key` for this run of the case, made by `make` on first use.
     func local<Value: Sendable>(_ key: String, _ make: () -> Value) -> Value {
-        locals.withLock { locals in
-            if let value = locals[key] as? Value { return value }
-            let value = make()
-            locals[key] = value
-            return value
+        if let value = locals.withLock({ $0[key] as? Value }) { return value }
+        let made = make()  // outside the lock: `make` may itself use the context
+        return locals.withLock { locals in
+            if let value = locals[key] as? Value { return value }  // another thread was first
+            locals[key] = made
+            return made
         }
     }
 
@@ -91,9 +93,21 @@ public final class CaseContext: Sendable {
         if !condition { fail(message()) }
     }
 
-    /// Ends the case: it passes unless a failure was recorded. Later calls do nothing.
+    /// Ends the case: it passes unless a failure was recorded.
+    ///
+    /// Like mocha, which fails a test whose `done` is called twice even after it passed, the case
+    /// ends only a few main-queue hops later, so a second `done()` or a failure recorded by a late
+    /// callback still fails it.
     public func done() {
-        finish(timedOut: false)
+        let calls = state.withLock { state -> Int in
+            state.doneCalls += 1
+            return state.doneCalls
+        }
+        if calls == 1 {
+            Self.hop(8) { self.finish(timedOut: false) }
+        } else {
+            fail("done() was called \(calls) times")
+        }
     }
 
     func finish(timedOut: Bool) {
@@ -126,6 +140,29 @@ public final class CaseContext: Sendable {
     /// extra hops let such callbacks run first, so a slow machine cannot fail a correct promise.
     public func afterWindow(_ milliseconds: Int, _ block: @escaping @Sendable () -> Void) {
         after(milliseconds) { Self.hop(8, then: block) }
+    }
+
+    /// Runs `block` on the main queue after `milliseconds`, as soon as `condition` holds (checked
+    /// once per main-queue hop, for up to 1,000 hops; then `block` runs anyway and its own checks
+    /// report what is missing).
+    ///
+    /// Use it where the end of a window needs something to have happened first, so that a stalled
+    /// main queue delays the check instead of failing a correct promise.
+    public func afterWindow(
+        _ milliseconds: Int,
+        until condition: @escaping @Sendable () -> Bool,
+        _ block: @escaping @Sendable () -> Void
+    ) {
+        after(milliseconds) { Self.poll(1_000, until: condition, then: block) }
+    }
+
+    private static func poll(
+        _ remaining: Int,
+        until condition: @escaping @Sendable () -> Bool,
+        then block: @escaping @Sendable () -> Void
+    ) {
+        guard remaining > 0, !condition() else { return hop(8, then: block) }
+        DispatchQueue.main.async { poll(remaining - 1, until: condition, then: block) }
     }
 
     private static func hop(_ remaining: Int, then block: @escaping @Sendable () -> Void) {

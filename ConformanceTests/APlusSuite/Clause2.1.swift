@@ -54,7 +54,7 @@ extension SuiteBuilder {
                         }
                     )
                     settle(deferred, context)
-                    context.afterWindow(100) {
+                    context.afterWindow(100, until: { fulfilled.value }) {
                         context.check(fulfilled.value, "onFulfilled was never called")
                         context.done()
                     }
@@ -115,7 +115,7 @@ extension SuiteBuilder {
                         }
                     )
                     settle(deferred, context)
-                    context.afterWindow(100) {
+                    context.afterWindow(100, until: { rejected.value }) {
                         context.check(rejected.value, "onRejected was never called")
                         context.done()
                     }

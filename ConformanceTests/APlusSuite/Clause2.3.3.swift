@@ -387,14 +387,19 @@ extension SuiteBuilder {
                     callbacks.rejectPromise(Fixture.dummyError)
                 }
                 if let callbacks = saved.value { abuse(callbacks) }
-                context.after(50) {
+                let abusedLater = Box(false)
+                context.afterWindow(50, until: { saved.value != nil }) {
                     guard let callbacks = saved.value else {
                         context.fail("`then` was never called, so its callbacks were never saved")
                         return
                     }
                     abuse(callbacks)
+                    abusedLater.value = true
                 }
-                context.afterWindow(100) {
+                let settled: @Sendable () -> Bool = {
+                    abusedLater.value && timesFulfilled.value + timesRejected.value > 0
+                }
+                context.afterWindow(100, until: settled) {
                     context.check(timesFulfilled.value == 1, "fulfilled \(timesFulfilled.value) times, expected once")
                     context.check(timesRejected.value == 0, "rejected \(timesRejected.value) times, expected never")
                     context.done()

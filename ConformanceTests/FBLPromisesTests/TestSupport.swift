@@ -152,7 +152,7 @@ extension Duration {
 }
 
 /// A weak reference, to check that a promise is freed.
-final class Weak<Object: AnyObject>: @unchecked Sendable {
+final class Weak<Object: AnyObject & Sendable>: @unchecked Sendable {
     /// Guards `storage` (a `weak var`, which `Mutex` cannot hold).
     private let lock = NSLock()
     private weak var storage: Object?
