@@ -47,4 +47,12 @@ struct FBLAPlusTests {
         let rejected = FBLPromise<PromiseValue>.rejected(TestError(4)).then(onFulfilled: nil, onRejected: nil)
         #expect(try await error(of: rejected) as? TestError == TestError(4))
     }
+
+    /// google/promises' rule, kept on purpose: Promises/A+ 2.3.4 would fulfil with the error value.
+    /// Recorded in Reports/conformance.md as the one place FBL departs from the spec's model.
+    @Test("a callback that returns an Error value rejects, as in google/promises")
+    func errorValueRejects() async throws {
+        let promise = FBLPromise<PromiseValue>.resolved(1).then(onFulfilled: { _ in TestError(7) }, onRejected: nil)
+        #expect(try await error(of: promise) as? TestError == TestError(7))
+    }
 }
