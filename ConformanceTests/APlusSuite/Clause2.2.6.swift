@@ -23,60 +23,44 @@ extension SuiteBuilder {
             describe(
                 "2.2.6.1: If/when `promise` is fulfilled, all respective `onFulfilled` callbacks must execute in the order of their originating calls to `then`."
             ) {
-                multipleHandlers(fulfilled: true)
+                multipleHandlers(.fulfilment)
             }
             describe(
                 "2.2.6.2: If/when `promise` is rejected, all respective `onRejected` callbacks must execute in the order of their originating calls to `then`."
             ) {
-                multipleHandlers(fulfilled: false)
+                multipleHandlers(.rejection)
             }
         }
     }
 
     /// The five groups of 2.2.6, for fulfilment or (mirrored) rejection.
-    private func multipleHandlers(fulfilled: Bool) {
-        let sentinelArgument = "the sentinel itself"
-        let side = fulfilled ? "fulfillment" : "rejection"
-        let callback = fulfilled ? "onFulfilled" : "onRejected"
-        /// `then` with `handler` on the side under test and `spy` on the other. The handler gets a
-        /// description of its argument that names the sentinel only if it *is* the sentinel
-        /// (identity, as the JS suite's `sinon.match.same`), so a copy cannot pass.
+    private func multipleHandlers(_ side: Side) {
+        let expected = describeArgument(Fixture.sentinel)
+        /// `then` with `handler` on the side under test (given a description of its argument) and
+        /// `spy`, if any, on the other side.
         @Sendable func attach(
             _ promise: P,
             _ handler: @escaping @Sendable (String) throws -> PromiseValue,
             spy: (@Sendable () -> Void)? = nil
         ) -> P {
-            let onHandler: @Sendable (PromiseValue) throws -> PromiseValue = {
-                try handler(isSame($0, Fixture.sentinel) ? sentinelArgument : show($0))
+            var other: SideHandler?
+            if let spy {
+                other = { _ in
+                    spy()
+                    return nil
+                }
             }
-            let onHandlerReason: @Sendable (any Error) throws -> PromiseValue = {
-                try handler(isSame($0, Fixture.sentinelError) ? sentinelArgument : "\($0)")
-            }
-            guard let spy else {
-                return fulfilled
-                    ? promise.then(onFulfilled: onHandler, onRejected: nil)
-                    : promise.then(onFulfilled: nil, onRejected: onHandlerReason)
-            }
-            return fulfilled
-                ? promise.then(
-                    onFulfilled: onHandler,
-                    onRejected: { _ in
-                        spy(); return nil
-                    })
-                : promise.then(
-                    onFulfilled: { _ in
-                        spy(); return nil
-                    }, onRejected: onHandlerReason)
+            return Self.then(promise, on: side, { try handler(describeArgument($0)) }, other: other)
         }
         let threeCases: (PromiseValue, any Error, @escaping PromiseTest) -> Void = { value, reason, test in
-            if fulfilled { self.testFulfilled(value, test) } else { self.testRejected(reason, test) }
+            self.testSettled(side, value: value, reason: reason, test)
         }
-        let expected = sentinelArgument
+        let callback = side.callback
 
         for throwing in [false, true] {
             let name =
                 throwing
-                ? "multiple \(side) handlers, one of which throws" : "multiple boring \(side) handlers"
+                ? "multiple \(side.noun) handlers, one of which throws" : "multiple boring \(side.noun) handlers"
             describe(name) {
                 threeCases(Fixture.sentinel, Fixture.sentinelError) { promise, context in
                     let log = CallLog()

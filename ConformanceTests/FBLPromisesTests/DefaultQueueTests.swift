@@ -2,8 +2,10 @@ import Dispatch
 import FBLPromises
 import Testing
 
-/// Everything that reads or changes `FBLPromise.defaultQueue`. Serialized, and the only suite that
-/// changes it, so other suites never see a changed default.
+/// Everything that asserts or changes `FBLPromise.defaultQueue`. Serialized, and the only suite
+/// that does either: suites running in parallel may briefly see a changed default, so none of them
+/// asserts which queue the default is (they pass `on:` where the queue matters), and the
+/// Promises/A+ adapter pins its callbacks to the main queue.
 @Suite("FBL default queue", .serialized)
 struct DefaultQueueTests {
     @Test("the default queue is the main queue, and every operator uses it")
