@@ -53,7 +53,7 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise {
     }
 
     /// Guards the outcome and the registered callbacks.
-    private let state = Mutex(State())
+    private let state = PromiseMutex(State())
     private var defect: Defect { Selector.defect }
 
     static func deferred() -> Deferred<MutantPromise> {

@@ -63,13 +63,13 @@ public final class CaseContext: Sendable {
     }
 
     /// Guards the recorded failures and whether the case has finished.
-    private let state: Mutex<State>
+    private let state: PromiseMutex<State>
     /// Guards values that one run of a case shares between its parts (the JS suite's
     /// `beforeEach` variables), so runs of the same case never share state.
-    private let locals = Mutex<[String: any Sendable]>([:])
+    private let locals = PromiseMutex<[String: any Sendable]>([:])
 
     init(_ continuation: CheckedContinuation<CaseOutcome, Never>) {
-        state = Mutex(State(continuation: continuation))
+        state = PromiseMutex(State(continuation: continuation))
     }
 
     /// The value stored under `key` for this run of the case, made by `make` on first use.

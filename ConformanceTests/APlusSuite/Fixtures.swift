@@ -81,8 +81,8 @@ final class ScriptedThenable: Thenable {
 /// A mutable value shared between a case body and its callbacks.
 final class Box<Value: Sendable>: Sendable {
     /// Guards the value.
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
+    private let storage: PromiseMutex<Value>
+    init(_ value: Value) { storage = PromiseMutex(value) }
     var value: Value {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }

@@ -1,6 +1,7 @@
 import Dispatch
 import FBLPromises
 import Foundation
+import PromiseInterface
 import Synchronization
 import Testing
 
@@ -93,7 +94,7 @@ func eventually(
 /// A continuation that is resumed once, whichever of several racers comes first.
 final class OneShot<Value: Sendable>: Sendable {
     /// Guards the continuation until the first resume takes it.
-    private let continuation = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+    private let continuation = PromiseMutex<CheckedContinuation<Value, any Error>?>(nil)
 
     func install(_ continuation: CheckedContinuation<Value, any Error>) {
         self.continuation.withLock { $0 = continuation }
@@ -111,7 +112,7 @@ final class OneShot<Value: Sendable>: Sendable {
 /// Records events from any thread, in order.
 final class Recorder<Element: Sendable>: Sendable {
     /// Guards the recorded events.
-    private let events = Mutex<[Element]>([])
+    private let events = PromiseMutex<[Element]>([])
     func record(_ event: Element) { events.withLock { $0.append(event) } }
     var all: [Element] { events.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 public import Dispatch
+import PromiseInterface
 import Synchronization
 
 /// Waits for every promise to be fulfilled and fulfils with their values in input order; rejects
@@ -146,10 +147,10 @@ final class Collector<Element: Sendable>: Sendable {
     }
 
     /// Guards the slots and the count of missing ones.
-    private let slots: Mutex<Slots>
+    private let slots: PromiseMutex<Slots>
 
     init(count: Int) {
-        slots = Mutex(Slots(values: Array(repeating: nil, count: count), missing: count))
+        slots = PromiseMutex(Slots(values: Array(repeating: nil, count: count), missing: count))
     }
 
     /// Stores one outcome; returns every outcome, in input order, once the last one arrives.

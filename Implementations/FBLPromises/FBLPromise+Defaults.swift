@@ -1,12 +1,13 @@
 public import Dispatch
+import PromiseInterface
 import Synchronization
 
 /// The queue callbacks run on when an operator is not given one. Shared by every `FBLPromise`
 /// specialisation, as the original's single `defaultDispatchQueue`.
 /// Initialised on first use, when the main queue is also tagged for ``awaitPromise(_:)``.
-private let defaultQueueStorage: Mutex<DispatchQueue> = {
+private let defaultQueueStorage: PromiseMutex<DispatchQueue> = {
     DefaultQueueMarker.mark(.main)
-    return Mutex(.main)
+    return PromiseMutex(.main)
 }()
 
 /// The group every pending promise and every dispatched callback belongs to.

@@ -41,7 +41,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     typealias Observer = FBLPromiseStateMachine<Value>.Observer
 
     /// Guards the whole state machine: the outcome and the observers.
-    private let machine: Mutex<FBLPromiseStateMachine<Value>>
+    private let machine: PromiseMutex<FBLPromiseStateMachine<Value>>
 
     // MARK: - Creating promises
 
@@ -56,19 +56,19 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// (google/promises' rule: an error value rejects).
     public init(_ value: Value) {
         if let error = value as? any Error {
-            machine = Mutex(FBLPromiseStateMachine(settled: .failure(error)))
+            machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
         } else {
-            machine = Mutex(FBLPromiseStateMachine(settled: .success(value)))
+            machine = PromiseMutex(FBLPromiseStateMachine(settled: .success(value)))
         }
     }
 
     /// Makes a promise already rejected with `error`.
     public init(_ error: any Error) {
-        machine = Mutex(FBLPromiseStateMachine(settled: .failure(error)))
+        machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
     }
 
     init(pending: ()) {
-        machine = Mutex(FBLPromiseStateMachine())
+        machine = PromiseMutex(FBLPromiseStateMachine())
         fblDispatchGroup.enter()
     }
 
