@@ -133,7 +133,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     public func resolve(_ value: Value, on queue: DispatchQueue = defaultQueue) {
         if let promise = value as? FBLPromise<Value> {
             resolve(promise, on: queue)
-        } else if !Self.holdsThenables, let thenable = value as? any Thenable {
+        } else if let thenable = value as? any Thenable, !Self.holdsThenables {
             resolve(thenable, on: queue)
         } else {
             fulfill(value)
