@@ -82,6 +82,14 @@ final class SuiteBuilder<P: APlusPromise> {
         }
     }
 
+    /// A pending promise of this design that `settle` settles 50 ms later (the JS suite's
+    /// "eventually-fulfilled" / "eventually-rejected" promises).
+    static func eventually(_ context: CaseContext, _ settle: @escaping @Sendable (Deferred<P>) -> Void) -> P {
+        let deferred = P.deferred()
+        context.after(50) { settle(deferred) }
+        return deferred.promise
+    }
+
     // MARK: 2.3.2.js and 2.3.3.js
 
     /// `testPromiseResolution`: `x` enters the resolution procedure by being returned from a

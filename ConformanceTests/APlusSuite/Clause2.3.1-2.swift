@@ -59,11 +59,7 @@ extension SuiteBuilder {
                 }
                 describe("`x` is eventually-fulfilled") {
                     testPromiseResolution(
-                        { context in
-                            let deferred = P.deferred()
-                            context.after(50) { deferred.resolve(Fixture.sentinel) }
-                            return deferred.promise
-                        },
+                        { context in Self.eventually(context) { $0.resolve(Fixture.sentinel) } },
                         Self.fulfills(with: Fixture.sentinel)
                     )
                 }
@@ -75,11 +71,7 @@ extension SuiteBuilder {
                 }
                 describe("`x` is eventually-rejected") {
                     testPromiseResolution(
-                        { context in
-                            let deferred = P.deferred()
-                            context.after(50) { deferred.reject(Fixture.sentinelError) }
-                            return deferred.promise
-                        },
+                        { context in Self.eventually(context) { $0.reject(Fixture.sentinelError) } },
                         Self.rejects(with: Fixture.sentinelError)
                     )
                 }

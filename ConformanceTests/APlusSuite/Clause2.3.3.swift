@@ -174,15 +174,13 @@ extension SuiteBuilder {
 
     /// A deferred promise of this design that settles 50 ms after it is made.
     private static func settlesLater(_ context: CaseContext, fulfilled: Bool) -> P {
-        let deferred = P.deferred()
-        context.after(50) {
+        eventually(context) { deferred in
             if fulfilled {
                 deferred.resolve(Fixture.sentinel)
             } else {
                 deferred.reject(Fixture.sentinelError)
             }
         }
-        return deferred.promise
     }
 
     private func clause2_3_3_3_3() {

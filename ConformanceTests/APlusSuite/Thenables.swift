@@ -46,9 +46,7 @@ struct ThenableFactory<P: APlusPromise>: Sendable {
                 P.resolved(settlement.value)
             },
             ThenableFactory(name: "an eventually-fulfilled promise") { settlement, context in
-                let deferred = P.deferred()
-                context.after(50) { deferred.resolve(settlement.value) }
-                return deferred.promise
+                SuiteBuilder<P>.eventually(context) { $0.resolve(settlement.value) }
             },
         ]
     }
@@ -75,9 +73,7 @@ struct ThenableFactory<P: APlusPromise>: Sendable {
                 P.rejected(settlement.reason)
             },
             ThenableFactory(name: "an eventually-rejected promise") { settlement, context in
-                let deferred = P.deferred()
-                context.after(50) { deferred.reject(settlement.reason) }
-                return deferred.promise
+                SuiteBuilder<P>.eventually(context) { $0.reject(settlement.reason) }
             },
         ]
     }
