@@ -53,9 +53,15 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["PromiseInterface"],
+            path: "ConformanceTests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "FBLPromisesTests",
-            dependencies: ["FBLPromises", "PromiseInterface"],
+            dependencies: ["FBLPromises", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/FBLPromisesTests",
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,6 @@
 import APlusSuite
 import DesignRegistry
+import Foundation
 import PromiseInterface
 import Testing
 
@@ -10,9 +11,17 @@ struct DesignCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(design.rawValue) \(aplusCase.name)" }
 
-    /// Every case of the suite for every registered design.
-    static let all: [DesignCase] = Design.allCases.flatMap { design in
+    /// Every case of the suite for every registered design, or for the designs named in the
+    /// environment variable `APLUS_DESIGNS` (comma-separated, e.g. `APLUS_DESIGNS=AY,QX`), a
+    /// shortcut while working on one design. CI never sets it.
+    static let all: [DesignCase] = selectedDesigns.flatMap { design in
         cases(for: design.promiseType).map { DesignCase(design: design, aplusCase: $0) }
+    }
+
+    static var selectedDesigns: [Design] {
+        guard let names = ProcessInfo.processInfo.environment["APLUS_DESIGNS"] else { return Design.allCases }
+        let wanted = Set(names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() })
+        return Design.allCases.filter { wanted.contains($0.rawValue.uppercased()) }
     }
 
     /// Opens the existential so the suite is built for the design's concrete promise type.

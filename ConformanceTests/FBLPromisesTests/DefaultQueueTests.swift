@@ -1,5 +1,6 @@
 import Dispatch
 import FBLPromises
+import TestSupport
 import Testing
 
 /// Everything that asserts or changes `FBLPromise.defaultQueue`. Serialized, and the only suite

@@ -1,6 +1,7 @@
 import Dispatch
 import FBLPromises
 import PromiseInterface
+import TestSupport
 import Testing
 
 /// The shared-protocol conformance beyond what the A+ suite covers.

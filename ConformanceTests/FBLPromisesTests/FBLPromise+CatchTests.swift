@@ -1,5 +1,6 @@
 import Dispatch
 import FBLPromises
+import TestSupport
 import Testing
 
 @Suite("FBL catch")

@@ -1,6 +1,7 @@
 import Dispatch
 import FBLPromises
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("FBL retry")

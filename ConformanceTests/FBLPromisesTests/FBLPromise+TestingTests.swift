@@ -1,6 +1,7 @@
 import Dispatch
 import FBLPromises
 import Foundation
+import TestSupport
 import Testing
 import XCTest
 

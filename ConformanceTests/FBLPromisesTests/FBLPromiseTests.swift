@@ -2,6 +2,7 @@ import Dispatch
 import FBLPromises
 import Foundation
 import PromiseInterface
+import TestSupport
 import Testing
 
 /// The core: creation, settling once, the resolution procedure, inspection, the two primitives.

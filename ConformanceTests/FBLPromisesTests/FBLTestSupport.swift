@@ -1,0 +1,42 @@
+import FBLPromises
+import TestSupport
+import Testing
+
+/// FBL-specific helpers over the shared `TestSupport` library. Every wait has a timeout, so a
+/// promise that never settles fails its test instead of stalling the run.
+
+/// Waits for `promise` to settle, at most `timeout`; needs no queue to be serviced.
+func outcome<Value: Sendable>(
+    of promise: FBLPromise<Value>,
+    timeout: Duration = .seconds(5)
+) async throws -> Result<Value, any Error> {
+    try await awaitCompletion("a promise", timeout: timeout) { complete in
+        Task {
+            do {
+                complete(.success(.success(try await promise.value())))
+            } catch {
+                complete(.success(.failure(error)))
+            }
+        }
+    }
+}
+
+/// The value of `promise`, or a thrown error if it was rejected or timed out.
+func value<Value: Sendable>(of promise: FBLPromise<Value>, timeout: Duration = .seconds(5)) async throws -> Value {
+    try await outcome(of: promise, timeout: timeout).get()
+}
+
+/// The error `promise` was rejected with; records an issue if it was fulfilled.
+func error<Value: Sendable>(
+    of promise: FBLPromise<Value>,
+    timeout: Duration = .seconds(5),
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> (any Error)? {
+    switch try await outcome(of: promise, timeout: timeout) {
+    case .success(let value):
+        Issue.record("expected a rejection, got \(value)", sourceLocation: sourceLocation)
+        return nil
+    case .failure(let error):
+        return error
+    }
+}

@@ -1,0 +1,144 @@
+public import Dispatch
+public import Foundation
+import PromiseInterface
+
+// Helpers shared by every design's tests. Every wait has a timeout, so a promise or task that never
+// settles fails its test instead of stalling the run.
+
+/// Thrown when a wait runs out of time.
+public struct TimedOut: Error, CustomStringConvertible {
+    public let what: String
+    public init(what: String) { self.what = what }
+    public var description: String { "timed out waiting for \(what)" }
+}
+
+/// A distinguishable error for tests.
+public struct TestError: Error, Equatable, CustomStringConvertible {
+    public let code: Int
+    public init(_ code: Int = 0) { self.code = code }
+    public var description: String { "TestError(\(code))" }
+}
+
+/// Waits for `body` to hand over one result through its completion, at most `timeout`.
+///
+/// Needs no queue to be serviced: the timeout fires from a global queue. A second completion is
+/// ignored (tests that care count calls with a ``Recorder``).
+public func awaitCompletion<Value: Sendable>(
+    _ what: String = "a completion",
+    timeout: Duration = .seconds(5),
+    _ body: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+) async throws -> Value {
+    let wait = OneShot<Value>()
+    return try await withCheckedThrowingContinuation { continuation in
+        wait.install(continuation)
+        body { result in wait.resume(with: result) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
+            wait.resume(with: .failure(TimedOut(what: what)))
+        }
+    }
+}
+
+/// Waits for `body` to call `done` (at least once), within `timeout`.
+public func waitUntil(
+    _ what: String = "a callback",
+    timeout: Duration = .seconds(5),
+    _ body: (@escaping @Sendable () -> Void) -> Void
+) async throws {
+    let _: Void = try await awaitCompletion(what, timeout: timeout) { complete in
+        body { complete(.success(())) }
+    }
+}
+
+/// Polls `condition` every millisecond until it holds; fails after `timeout`. Only for conditions
+/// with no signal to wait for, such as an object having been freed.
+public func eventually(
+    _ what: String,
+    timeout: Duration = .seconds(5),
+    _ condition: @escaping @Sendable () -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while !condition() {
+        guard clock.now < deadline else { throw TimedOut(what: what) }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// A continuation that is resumed once, whichever of several racers comes first.
+public final class OneShot<Value: Sendable>: Sendable {
+    /// Guards the continuation until the first resume takes it.
+    private let continuation = PromiseMutex<CheckedContinuation<Value, any Error>?>(nil)
+
+    public init() {}
+
+    public func install(_ continuation: CheckedContinuation<Value, any Error>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    public func resume(with result: Result<Value, any Error>) {
+        let taken = continuation.withLock { stored in
+            defer { stored = nil }
+            return stored
+        }
+        taken?.resume(with: result)
+    }
+}
+
+/// Records events from any thread, in order.
+public final class Recorder<Element: Sendable>: Sendable {
+    /// Guards the recorded events.
+    private let events = PromiseMutex<[Element]>([])
+    public init() {}
+    public func record(_ event: Element) { events.withLock { $0.append(event) } }
+    public var all: [Element] { events.withLock { $0 } }
+    public var count: Int { events.withLock { $0.count } }
+}
+
+/// A queue that knows when code runs on it.
+public final class TaggedQueue: Sendable {
+    public let queue: DispatchQueue
+    public let label: String
+    private let key = DispatchSpecificKey<String>()
+
+    public init(_ label: String, attributes: DispatchQueue.Attributes = []) {
+        self.label = label
+        queue = DispatchQueue(label: label, attributes: attributes)
+        queue.setSpecific(key: key, value: label)
+    }
+
+    /// Whether the calling code runs on this queue.
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == label }
+}
+
+/// Tells whether code runs on the main queue (not the main thread: Swift Testing services the main
+/// queue from a worker thread on Linux).
+public enum MainQueue {
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    public static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+}
+
+extension Duration {
+    /// The duration in seconds, for Dispatch deadlines.
+    public var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
+/// A weak reference, to check that an object is freed.
+public final class Weak<Object: AnyObject & Sendable>: @unchecked Sendable {
+    /// Guards `storage` (a `weak var`, which `Mutex` cannot hold).
+    private let lock = NSLock()
+    private weak var storage: Object?
+    public init(_ object: Object?) { storage = object }
+    public var object: Object? {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
