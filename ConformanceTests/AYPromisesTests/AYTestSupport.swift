@@ -1,4 +1,5 @@
 import AYPromises
+import Dispatch
 import PromiseInterface
 import TestSupport
 import Testing
@@ -36,5 +37,19 @@ func error(
         return nil
     case .failure(let error):
         return error
+    }
+}
+
+/// A pending promise and the functions that settle it (through the shared protocol's
+/// `deferred()`, whose `resolve` is AY's own resolution procedure).
+func pending() -> Deferred<AYPromise> {
+    AYPromise.deferred()
+}
+
+/// Runs `body` once the main queue has run every block queued on it before this call: lets a
+/// test check that a main-queue block has not run yet without sleeping.
+func afterMainQueueDrains() async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.async { continuation.resume() }
     }
 }
