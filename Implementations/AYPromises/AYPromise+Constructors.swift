@@ -63,7 +63,7 @@ extension AYPromise {
         resolve(nil).chainThen(on: .main) { _ in try block() }
     }
 
-    /// ``with(_:)-(()->Result)`` for a block that returns a dynamic value (`nil`, or `return`s of
+    /// `with(_:)` for a block that returns a dynamic value (`nil`, or `return`s of
     /// several types).
     @_disfavoredOverload
     public static func with(_ block: @escaping @Sendable () throws -> PromiseValue) -> AYPromise {
@@ -73,7 +73,7 @@ extension AYPromise {
     /// Makes a promise from anything (the original's `AYPromiseWith(value)`):
     /// - an ``AYPromise`` is returned as is;
     /// - a block (`() throws -> PromiseValue` or `() throws -> Void`, passed as a value) runs on
-    ///   the main queue, as ``with(_:)-(()->Result)``;
+    ///   the main queue, as `with { ... }`;
     /// - an array becomes ``all`` of its elements;
     /// - an `Error` makes a rejected promise;
     /// - any other ``Thenable`` is assimilated;
@@ -82,19 +82,19 @@ extension AYPromise {
         make(from: value, blockQueue: .main)
     }
 
-    /// ``with(_:)-(()->Result)`` with the block on a global queue (the original's
+    /// `with { ... }` with the block on a global queue (the original's
     /// `AYPromiseAsyncWith`).
     public static func asyncWith<Result: Sendable>(_ block: @escaping @Sendable () throws -> Result) -> AYPromise {
         resolve(nil).chainThen(on: .global()) { _ in try block() }
     }
 
-    /// ``asyncWith(_:)-(()->Result)`` for a block that returns a dynamic value.
+    /// `asyncWith(_:)` for a block that returns a dynamic value.
     @_disfavoredOverload
     public static func asyncWith(_ block: @escaping @Sendable () throws -> PromiseValue) -> AYPromise {
         resolve(nil).chainThen(on: .global()) { _ in try block() }
     }
 
-    /// ``with(_:)-(PromiseValue)`` with a block value run on a global queue; any other value is
+    /// `with(value)` with a block value run on a global queue; any other value is
     /// handled exactly as by `with`.
     public static func asyncWith(_ value: PromiseValue) -> AYPromise {
         make(from: value, blockQueue: .global())
