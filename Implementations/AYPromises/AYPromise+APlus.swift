@@ -31,6 +31,8 @@ extension AYPromise: Thenable {
 /// and `catch`; A+ passes a fulfilment value to the next promise through a callback's return
 /// value, exactly as AY's blocks do.
 extension AYPromise: APlusPromise {
+    /// A pending promise with AY's resolve callback and a reject function; the first call to
+    /// either counts.
     public static func deferred() -> Deferred<AYPromise> {
         let promise = AYPromise(pending: ())
         let gate = FirstCallGate()
@@ -43,16 +45,22 @@ extension AYPromise: APlusPromise {
         )
     }
 
+    /// A new promise resolved with `value` through AY's resolution procedure (a thenable's `then`
+    /// is called on the main queue).
     public static func resolved(_ value: PromiseValue) -> AYPromise {
         let promise = AYPromise(pending: ())
         promise.resolve(value, on: .main)
         return promise
     }
 
+    /// A promise rejected with `reason`.
     public static func rejected(_ reason: any Error) -> AYPromise {
         AYPromise(settled: .failure(reason))
     }
 
+    /// Both A+ callbacks at once, on the main queue, through the `chain` primitive every AY operator
+    /// uses; a `nil` callback passes that outcome on. What a callback returns is resolved as an AY
+    /// block's return value (so an `Error` value rejects).
     public func then(
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
@@ -69,8 +77,10 @@ extension AYPromise: APlusPromise {
         }
     }
 
+    /// The same as ``AYPromise/state``.
     public var currentState: PromiseState { state }
 
+    /// Whether `error` is ``AYPromiseError/cycle``.
     public static func isCycleError(_ error: any Error) -> Bool {
         (error as? AYPromiseError) == .cycle
     }
