@@ -73,7 +73,7 @@ struct AYLifetimeTests {
         #expect(try await value(of: tail, timeout: .seconds(60)) as? Int == 100_000)
     }
 
-    @Test("a rejection passes through 100,000 then links without overflowing the stack")
+    @Test("a rejection passes through 100,000 thenAsync links without overflowing the stack")
     func deepRejectedChain() async throws {
         let source = pending()
         var tail = source.promise
