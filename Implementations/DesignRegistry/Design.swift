@@ -1,3 +1,4 @@
+import AYPromises
 import FBLPromises
 public import PromiseInterface
 
@@ -10,11 +11,14 @@ public import PromiseInterface
 public enum Design: String, CaseIterable, Sendable {
     /// google/promises' `FBLPromise`: GCD observers.
     case fbl = "FBL"
+    /// Alan Yeh's `AYPromise`: closure-property chaining, main-queue default.
+    case ay = "AY"
 
     /// The folder (and module) under `Implementations/` that holds the design.
     public var moduleName: String {
         switch self {
         case .fbl: return "FBLPromises"
+        case .ay: return "AYPromises"
         }
     }
 
@@ -22,6 +26,7 @@ public enum Design: String, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .fbl: return "GCD observers (google/promises' FBLPromise)"
+        case .ay: return "closure-property chaining, main-queue default (AYPromise)"
         }
     }
 
@@ -29,6 +34,7 @@ public enum Design: String, CaseIterable, Sendable {
     public var promiseType: any APlusPromise.Type {
         switch self {
         case .fbl: return FBLPromise<PromiseValue>.self
+        case .ay: return AYPromise.self
         }
     }
 }

@@ -1,0 +1,46 @@
+import AYPromises
+import Dispatch
+import PromiseInterface
+import TestSupport
+import Testing
+
+@Suite("AY race")
+struct AYRaceTests {
+    @Test("race fulfils with the first fulfilled value, even after another input rejected")
+    func firstFulfilled() async throws {
+        let inputs = (0..<3).map { _ in pending() }
+        let race = AYPromise.race(inputs.map(\.promise))
+        inputs[0].reject(TestError(1))
+        await afterMainQueueDrains()
+        #expect(race.state.isPending)
+        inputs[2].resolve("winner")
+        inputs[1].resolve("late")
+        #expect(try await value(of: race) as? String == "winner")
+    }
+
+    @Test("race rejects only when every input rejected, with every error in input order")
+    func allRejected() async throws {
+        let inputs = (0..<3).map { _ in pending() }
+        let race = AYPromise.race(inputs.map(\.promise))
+        inputs[2].reject(TestError(3))
+        inputs[0].reject(TestError(1))
+        await afterMainQueueDrains()
+        #expect(race.state.isPending)
+        inputs[1].reject(TestError(2))
+        let failure = try #require(try await error(of: race) as? AYRaceRejectedError)
+        #expect(failure.internalErrors.map { ($0 as? TestError)?.code } == [1, 2, 3])
+    }
+
+    @Test("race of nothing rejects with emptyRace at once (the original never settles)")
+    func empty() {
+        #expect(AYPromise.race([]).state.error as? AYPromiseError == .emptyRace)
+    }
+
+    @Test("plain values and error values are accepted as inputs")
+    func mixedInputs() async throws {
+        #expect(try await value(of: AYPromise.race([TestError(1), 2])) as? Int == 2)
+        let failed = AYPromise.race([TestError(3), TestError(4)])
+        let errors = (try await error(of: failed) as? AYRaceRejectedError)?.internalErrors
+        #expect(errors?.map { ($0 as? TestError)?.code } == [3, 4])
+    }
+}

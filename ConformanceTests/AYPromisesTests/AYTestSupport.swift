@@ -1,0 +1,55 @@
+import AYPromises
+import Dispatch
+import PromiseInterface
+import TestSupport
+import Testing
+
+// AY-specific helpers over the shared `TestSupport` library. Every wait has a timeout, so a promise
+// that never settles fails its test instead of stalling the run.
+
+/// Waits for `promise` to settle, at most `timeout`; needs no queue to be serviced.
+func outcome(of promise: AYPromise, timeout: Duration = .seconds(5)) async throws -> Result<PromiseValue, any Error> {
+    try await awaitCompletion("an AY promise", timeout: timeout) { complete in
+        Task {
+            do {
+                complete(.success(.success(try await promise.value)))
+            } catch {
+                complete(.success(.failure(error)))
+            }
+        }
+    }
+}
+
+/// The value of `promise`, or a thrown error if it was rejected or timed out.
+func value(of promise: AYPromise, timeout: Duration = .seconds(5)) async throws -> PromiseValue {
+    try await outcome(of: promise, timeout: timeout).get()
+}
+
+/// The error `promise` was rejected with; records an issue if it was fulfilled.
+func error(
+    of promise: AYPromise,
+    timeout: Duration = .seconds(5),
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> (any Error)? {
+    switch try await outcome(of: promise, timeout: timeout) {
+    case .success(let value):
+        Issue.record("expected a rejection, got \(String(describing: value))", sourceLocation: sourceLocation)
+        return nil
+    case .failure(let error):
+        return error
+    }
+}
+
+/// A pending promise and the functions that settle it (through the shared protocol's
+/// `deferred()`, whose `resolve` is AY's own resolution procedure).
+func pending() -> Deferred<AYPromise> {
+    AYPromise.deferred()
+}
+
+/// Runs `body` once the main queue has run every block queued on it before this call: lets a
+/// test check that a main-queue block has not run yet without sleeping.
+func afterMainQueueDrains() async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.async { continuation.resume() }
+    }
+}

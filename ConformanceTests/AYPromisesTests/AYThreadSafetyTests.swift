@@ -1,0 +1,81 @@
+import AYPromises
+import Dispatch
+import PromiseInterface
+import TestSupport
+import Testing
+
+/// The original's defect: it checks `state` and appends to `handlers` outside its barrier queue,
+/// and runs the handlers it took while other threads may still append, so a handler attached
+/// while another thread settles can be lost (or the array mutated while it is enumerated).
+@Suite("AY thread safety")
+struct AYThreadSafetyTests {
+    @Test("many threads attach handlers while another settles: every handler runs exactly once")
+    func attachWhileSettling() async throws {
+        let threads = 8
+        let perThread = 100
+        let total = threads * perThread
+        for round in 0..<20 {
+            let deferred = pending()
+            let calls = Recorder<Int>()
+            let values = Recorder<Int>()
+            try await waitUntil("round \(round): \(total) handlers", timeout: .seconds(10)) { done in
+                DispatchQueue.global().async {
+                    DispatchQueue.concurrentPerform(iterations: threads + 1) { thread in
+                        guard thread < threads else {
+                            // The settling thread, racing the attaching ones.
+                            deferred.resolve(round)
+                            return
+                        }
+                        for index in 0..<perThread {
+                            deferred.promise.thenAsync { value in
+                                values.record(value as! Int)
+                                calls.record(thread * perThread + index)
+                                if calls.count == total { done() }
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(calls.count == total)
+            #expect(Set(calls.all).count == total, "a handler ran twice or not at all")
+            #expect(Set(values.all) == [round])
+        }
+    }
+
+    @Test("many threads settle one promise at once: one outcome wins and every handler sees it")
+    func concurrentSettles() async throws {
+        for round in 0..<50 {
+            let deferred = pending()
+            let seen = Recorder<Int>()
+            let handlers = 10
+            try await waitUntil("round \(round)") { done in
+                for _ in 0..<handlers {
+                    deferred.promise.thenAsync { value in
+                        seen.record(value as! Int)
+                        if seen.count == handlers { done() }
+                    }
+                }
+                DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                    if thread.isMultiple(of: 2) {
+                        deferred.resolve(thread)
+                    } else {
+                        deferred.reject(TestError(thread))
+                    }
+                }
+            }
+            #expect(Set(seen.all).count == 1)
+            #expect(seen.count == handlers)
+        }
+    }
+
+    @Test("all over 1,000 inputs settled from many threads keeps input order")
+    func allFromManyThreads() async throws {
+        let inputs = (0..<1000).map { _ in pending() }
+        let combined = AYPromise.all(inputs.map(\.promise))
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: inputs.count) { index in inputs[index].resolve(index) }
+        }
+        let values = try #require(try await value(of: combined, timeout: .seconds(30)) as? [PromiseValue])
+        #expect(values.map { $0 as? Int } == Array(0..<1000))
+    }
+}

@@ -1,0 +1,87 @@
+import Dispatch
+public import PromiseInterface
+
+extension AYPromise: Thenable {
+    /// Lets any design's resolution procedure adopt this promise: the matching callback is
+    /// dispatched onto the main queue once it settles (the AY default queue).
+    ///
+    /// This is for interoperability (Promises/A+ 2.3.3); in Swift code chain with ``then`` and
+    /// ``catch``.
+    public func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) {
+        pipe { outcome in
+            DispatchQueue.main.async {
+                switch outcome {
+                case .success(let value): resolvePromise(value)
+                case .failure(let error): rejectPromise(error)
+                }
+            }
+        }
+    }
+}
+
+/// The shared protocol, mapped onto AY's own primitives.
+///
+/// `deferred`'s `resolve` is AY's resolution procedure (the ``AYResolve`` that
+/// ``AYPromise/withResolve(_:)`` hands out), and `then(onFulfilled:onRejected:)` is the `chain`
+/// primitive every AY operator is built on, with the A+ callbacks on the main queue (the suite's
+/// timing depends on it). A+ `then` takes both callbacks at once where AY splits them into `then`
+/// and `catch`; A+ passes a fulfilment value to the next promise through a callback's return
+/// value, exactly as AY's blocks do.
+extension AYPromise: APlusPromise {
+    /// A pending promise with AY's resolve callback and a reject function; the first call to
+    /// either counts.
+    public static func deferred() -> Deferred<AYPromise> {
+        let promise = AYPromise(pending: ())
+        let gate = FirstCallGate()
+        return Deferred(
+            promise: promise,
+            resolve: promise.makeResolve(on: .main, gate: gate),
+            reject: { error in
+                if gate.claim() { promise.settle(.failure(error)) }
+            }
+        )
+    }
+
+    /// A new promise resolved with `value` through AY's resolution procedure (a thenable's `then`
+    /// is called on the main queue).
+    public static func resolved(_ value: PromiseValue) -> AYPromise {
+        let promise = AYPromise(pending: ())
+        promise.resolve(value, on: .main)
+        return promise
+    }
+
+    /// A promise rejected with `reason`.
+    public static func rejected(_ reason: any Error) -> AYPromise {
+        AYPromise(settled: .failure(reason))
+    }
+
+    /// Both A+ callbacks at once, on the main queue, through the `chain` primitive every AY operator
+    /// uses; a `nil` callback passes that outcome on. What a callback returns is resolved as an AY
+    /// block's return value (so an `Error` value rejects).
+    public func then(
+        onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
+        onRejected: (@Sendable (any Error) throws -> PromiseValue)?
+    ) -> AYPromise {
+        chain(on: .main) { outcome, next in
+            switch outcome {
+            case .success(let value):
+                guard let onFulfilled else { return next.settle(outcome) }
+                next.resolve(returnedBy: { try onFulfilled(value) }, on: .main)
+            case .failure(let error):
+                guard let onRejected else { return next.settle(outcome) }
+                next.resolve(returnedBy: { try onRejected(error) }, on: .main)
+            }
+        }
+    }
+
+    /// The same as ``AYPromise/state``.
+    public var currentState: PromiseState { state }
+
+    /// Whether `error` is ``AYPromiseError/cycle``.
+    public static func isCycleError(_ error: any Error) -> Bool {
+        (error as? AYPromiseError) == .cycle
+    }
+}

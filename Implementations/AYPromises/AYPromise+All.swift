@@ -1,0 +1,72 @@
+public import PromiseInterface
+
+extension AYPromise {
+    /// Waits for every input and fulfils with their values in input order, or rejects as soon as
+    /// one input rejects, with an ``AYAllRejectedError`` that carries that first error and its
+    /// index (the original's wrapper `NSError` with `AYPromiseInternalErrorsKey`).
+    ///
+    /// ```swift
+    /// AYPromise.all([p1, p2, p3])
+    ///     .then { values in show(values as! [PromiseValue]) }
+    ///     .catch { error in (error as! AYAllRejectedError).internalError }
+    /// ```
+    ///
+    /// Inputs may be promises, thenables or plain values: each goes through ``resolve`` first (an
+    /// `Error` element is a rejected input). The fulfilment value is a `[PromiseValue]`. An empty
+    /// input fulfils with `[]` at once (the original never settles it).
+    ///
+    /// A property returning a closure, like the original's class property. Once the result has
+    /// settled, inputs still pending no longer keep it alive.
+    public static var all: @Sendable ([PromiseValue]) -> AYPromise {
+        { inputs in
+            guard !inputs.isEmpty else { return AYPromise(settled: .success([PromiseValue]())) }
+            let combined = AYPromise(pending: ())
+            let gather = AYAllGather(combined, count: inputs.count)
+            for (index, input) in inputs.enumerated() {
+                resolve(input).pipe { outcome in gather.record(outcome, at: index) }
+            }
+            return combined
+        }
+    }
+}
+
+/// The countdown behind ``AYPromise/all``.
+///
+/// The original decrements an atomic counter and then reads every input's `value` again; this
+/// keeps the values as they arrive, under a lock, and lets go of the combined promise once it
+/// has settled.
+final class AYAllGather: Sendable {
+    private struct Slots {
+        var values: [PromiseValue]
+        var missing: Int
+        /// `nil` once settled, so inputs that are still pending do not keep it alive.
+        var combined: AYPromise?
+    }
+
+    /// Guards the values received so far, the count still missing and the combined promise.
+    private let slots: PromiseMutex<Slots>
+
+    init(_ combined: AYPromise, count: Int) {
+        slots = PromiseMutex(Slots(values: Array(repeating: nil, count: count), missing: count, combined: combined))
+    }
+
+    /// Records one input's outcome; settles the combined promise on the last value or the first
+    /// error, outside the lock.
+    func record(_ outcome: AYOutcome, at index: Int) {
+        let settle: (AYPromise, AYOutcome)? = slots.withLock { slots in
+            guard let combined = slots.combined else { return nil }
+            switch outcome {
+            case .success(let value):
+                slots.values[index] = value
+                slots.missing -= 1
+                guard slots.missing == 0 else { return nil }
+                slots.combined = nil
+                return (combined, .success(slots.values))
+            case .failure(let error):
+                slots.combined = nil
+                return (combined, .failure(AYAllRejectedError(index: index, internalError: error)))
+            }
+        }
+        if let (combined, outcome) = settle { combined.settle(outcome) }
+    }
+}

@@ -1,0 +1,50 @@
+public import Dispatch
+import PromiseInterface
+
+extension AYPromise {
+    /// Chains a block that runs on the main queue with the error once this promise is rejected,
+    /// and recovers from it.
+    ///
+    /// What the block returns decides the next promise (see ``AYOperator``): a plain value or
+    /// nothing fulfils it, so the `then`s after a `catch` run and the `catch`es after it are
+    /// skipped; returning or throwing an error rejects it again. A fulfilment skips the block and
+    /// passes on unchanged.
+    ///
+    /// ```swift
+    /// promise
+    ///     .then { value in try parse(value) }
+    ///     .catch { error in log(error) }        // handled: the next catch is skipped
+    ///     .catch { error in unreachable() }
+    /// ```
+    ///
+    /// Threading: the block runs on the main queue, asynchronously.
+    public var `catch`: AYOperator<any Error> {
+        AYOperator { block in self.chainCatch(on: .main, block) }
+    }
+
+    /// ``catch`` on a global queue (`DispatchQueue.global()`).
+    public var catchAsync: AYOperator<any Error> {
+        AYOperator { block in self.chainCatch(on: .global(), block) }
+    }
+
+    /// ``catch`` on the queue given: `promise.catchOn(queue) { error in ... }`.
+    public var catchOn: AYOperatorTakingArgument<DispatchQueue, any Error> {
+        AYOperatorTakingArgument { queue in
+            AYOperator { block in self.chainCatch(on: queue, block) }
+        }
+    }
+
+    /// The original's `__catch`: the block for a rejection, the fulfilment passed on.
+    func chainCatch(
+        on queue: DispatchQueue, _ block: @escaping @Sendable (any Error) throws -> PromiseValue
+    )
+        -> AYPromise
+    {
+        chain(on: queue) { outcome, next in
+            switch outcome {
+            case .success: next.settle(outcome)
+            case .failure(let error): next.resolve(returnedBy: { try block(error) }, on: queue)
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Dispatch
+public import PromiseInterface
+
+extension AYPromise {
+    /// Makes a promise and runs `body` on the main queue with a resolve callback (the original's
+    /// `AYPromiseWithResolve`).
+    ///
+    /// ```swift
+    /// let promise = AYPromise.withResolve { resolve in
+    ///     fetch { data, error in resolve(error ?? data) }
+    /// }
+    /// ```
+    ///
+    /// The first call to `resolve` resolves the promise: a promise or thenable is adopted, an
+    /// `Error` rejects, anything else (`nil` included) fulfils. A throw from `body` before any
+    /// call rejects. `body` starts at once but asynchronously, as in the original (it dispatches
+    /// onto the main queue even when called there), so it never runs on the caller's stack.
+    ///
+    /// - Parameter body: The work; it may call `resolve` later, from any thread.
+    /// - Returns: The promise `resolve` settles.
+    public static func withResolve(_ body: @escaping @Sendable (@escaping AYResolve) throws -> Void) -> AYPromise {
+        start(on: .main, body)
+    }
+
+    /// ``withResolve(_:)`` with `body` on a global queue (the original's
+    /// `AYPromiseAsyncWithResolve`).
+    public static func asyncWithResolve(
+        _ body: @escaping @Sendable (@escaping AYResolve) throws -> Void
+    )
+        -> AYPromise
+    {
+        start(on: .global(), body)
+    }
+
+    private static func start(
+        on queue: DispatchQueue,
+        _ body: @escaping @Sendable (@escaping AYResolve) throws -> Void
+    ) -> AYPromise {
+        let promise = AYPromise(pending: ())
+        let gate = FirstCallGate()
+        queue.async {
+            do {
+                try body(promise.makeResolve(on: queue, gate: gate))
+            } catch {
+                if gate.claim() { promise.settle(.failure(error)) }
+            }
+        }
+        return promise
+    }
+
+    /// Makes a promise of a block's result (the original's `AYPromiseWith(block)`): the block runs
+    /// on the main queue and what it returns decides the promise, as for ``then``.
+    ///
+    /// ```swift
+    /// AYPromise.with { "aa" }
+    /// AYPromise.with { () throws -> PromiseValue in throw error }
+    /// ```
+    ///
+    /// The original's documentation says the block runs synchronously, but its code runs it
+    /// through `then` on the main queue; this follows the code, so that no block ever runs on the
+    /// caller's stack.
+    public static func with<Result: Sendable>(_ block: @escaping @Sendable () throws -> Result) -> AYPromise {
+        resolve(nil).chainThen(on: .main) { _ in try block() }
+    }
+
+    /// `with(_:)` for a block that returns a dynamic value (`nil`, or `return`s of
+    /// several types).
+    @_disfavoredOverload
+    public static func with(_ block: @escaping @Sendable () throws -> PromiseValue) -> AYPromise {
+        resolve(nil).chainThen(on: .main) { _ in try block() }
+    }
+
+    /// Makes a promise from anything (the original's `AYPromiseWith(value)`):
+    /// - an ``AYPromise`` is returned as is;
+    /// - a block (`() throws -> PromiseValue` or `() throws -> Void`, passed as a value) runs on
+    ///   the main queue, as `with { ... }`;
+    /// - an array becomes ``all`` of its elements;
+    /// - an `Error` makes a rejected promise;
+    /// - any other ``Thenable`` is assimilated;
+    /// - anything else (`nil` included) makes a fulfilled promise.
+    public static func with(_ value: PromiseValue) -> AYPromise {
+        make(from: value, blockQueue: .main)
+    }
+
+    /// `with { ... }` with the block on a global queue (the original's
+    /// `AYPromiseAsyncWith`).
+    public static func asyncWith<Result: Sendable>(_ block: @escaping @Sendable () throws -> Result) -> AYPromise {
+        resolve(nil).chainThen(on: .global()) { _ in try block() }
+    }
+
+    /// `asyncWith(_:)` for a block that returns a dynamic value.
+    @_disfavoredOverload
+    public static func asyncWith(_ block: @escaping @Sendable () throws -> PromiseValue) -> AYPromise {
+        resolve(nil).chainThen(on: .global()) { _ in try block() }
+    }
+
+    /// `with(value)` with a block value run on a global queue; any other value is
+    /// handled exactly as by `with`.
+    public static func asyncWith(_ value: PromiseValue) -> AYPromise {
+        make(from: value, blockQueue: .global())
+    }
+
+    private static func make(from value: PromiseValue, blockQueue: DispatchQueue) -> AYPromise {
+        if let block = value as? @Sendable () throws -> PromiseValue {
+            return resolve(nil).chainThen(on: blockQueue) { _ in try block() }
+        }
+        if let block = value as? @Sendable () throws -> Void {
+            return resolve(nil).chainThen(on: blockQueue) { _ in try block() }
+        }
+        if let array = value as? [PromiseValue] {
+            return all(array)
+        }
+        return resolve(value)
+    }
+
+    /// Makes a promise from a value (the original's `AYPromise.resolve(value)`): an
+    /// ``AYPromise`` is returned as is, an `Error` makes a rejected promise, any other
+    /// ``Thenable`` is assimilated (its `then` called on the main queue), anything else makes a
+    /// fulfilled promise.
+    ///
+    /// ```swift
+    /// AYPromise.resolve(42).then { value in ... }
+    /// ```
+    ///
+    /// A property returning a closure, like the original's class property.
+    public static var resolve: @Sendable (PromiseValue) -> AYPromise {
+        { value in
+            let value = normalize(value)
+            if let promise = value as? AYPromise { return promise }
+            if let error = value as? any Error, !(value is any Thenable) {
+                return AYPromise(settled: .failure(error))
+            }
+            if !(value is any Thenable) { return AYPromise(settled: .success(value)) }
+            let promise = AYPromise(pending: ())
+            promise.resolve(value, on: .main)
+            return promise
+        }
+    }
+}

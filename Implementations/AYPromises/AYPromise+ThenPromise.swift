@@ -1,0 +1,61 @@
+public import PromiseInterface
+
+/// What ``AYPromise/thenPromise`` returns: call it with a block that settles the next promise
+/// through a resolve callback instead of returning a value.
+///
+/// ```swift
+/// promise.thenPromise { value, resolve in
+///     download(value) { data, error in resolve(error ?? data) }
+/// }
+/// promise.thenPromise { resolve in resolve(42) }   // without the value
+/// ```
+public struct AYThenPromiseOperator: Sendable {
+    let attach: @Sendable (@escaping @Sendable (PromiseValue, @escaping AYResolve) throws -> Void) -> AYPromise
+
+    /// Chains a block that gets the value and a resolve callback.
+    ///
+    /// - Parameter block: Runs once, on the main queue. The first call to `resolve` resolves the
+    ///   next promise (a promise or thenable is adopted, an error rejects, anything else fulfils);
+    ///   a throw before any call rejects it.
+    /// - Returns: The next promise.
+    @discardableResult
+    public func callAsFunction(
+        _ block: @escaping @Sendable (PromiseValue, @escaping AYResolve) throws -> Void
+    ) -> AYPromise {
+        attach(block)
+    }
+
+    /// Chains a block that gets only the resolve callback.
+    @discardableResult
+    public func callAsFunction(_ block: @escaping @Sendable (@escaping AYResolve) throws -> Void) -> AYPromise {
+        attach { _, resolve in try block(resolve) }
+    }
+}
+
+extension AYPromise {
+    /// A variant of ``then`` whose block settles the next promise by calling a resolve callback,
+    /// now or later, instead of returning a value: for callback-based work inside a chain.
+    ///
+    /// A rejection skips the block and passes on. A block that never calls `resolve` leaves the
+    /// next promise pending.
+    ///
+    /// Threading: the block runs on the main queue, asynchronously; `resolve` may be called from
+    /// any thread.
+    public var thenPromise: AYThenPromiseOperator {
+        AYThenPromiseOperator { block in
+            self.chain(on: .main) { outcome, next in
+                guard case .success(let value) = outcome else {
+                    next.settle(outcome)
+                    return
+                }
+                let gate = FirstCallGate()
+                do {
+                    try block(value, next.makeResolve(on: .main, gate: gate))
+                } catch {
+                    // A throw after `resolve` was called is ignored: the first call won.
+                    if gate.claim() { next.settle(.failure(error)) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Dispatch
+public import PromiseInterface
+
+/// Settles a promise from inside a work block: call it with a value, a promise, a thenable or an
+/// error. Only the first call counts.
+///
+/// What it is called with decides the outcome, as for every AY block's return value: a promise
+/// (of this design, or any ``Thenable``) is adopted, an `Error` rejects, anything else (`nil`
+/// included) fulfils.
+public typealias AYResolve = @Sendable (PromiseValue) -> Void
+
+/// A promise in the style of Alan Yeh's `AYPromise`: untyped values and chaining through
+/// closure-valued properties.
+///
+/// The operators are properties that return something callable, the Swift form of the
+/// original's Objective-C block properties (`promise.then(^(id value){ ... })`):
+///
+/// ```swift
+/// AYPromise.withResolve { resolve in
+///     fetchOrder { order, error in resolve(error ?? order) }
+/// }
+/// .then { order in pay(order) }            // returns an AYPromise: adopted
+/// .then { receipt in check(receipt) }
+/// .catch { error in log(error) }           // recovers: later thens run, later catches are skipped
+/// .always { hideSpinner() }
+/// ```
+///
+/// Values are dynamically typed (``PromiseValue``); what a block returns decides the next
+/// promise: an ``AYPromise`` is adopted, any other ``Thenable`` is assimilated, an `Error` value
+/// rejects, anything else (`nil` and `Void` included) fulfils, and a throw rejects. A block may
+/// take the value or no argument at all. Read results with `try await promise.value` or
+/// ``value(as:)``.
+///
+/// ## Threading
+/// - `then`, `catch`, `always`, `thenPromise` and `thenDelay` run their blocks on the main queue;
+///   `thenAsync` and `catchAsync` on a global queue; `thenOn(queue)` and `catchOn(queue)` on the
+///   queue given. A block never runs on the caller's stack, even when the promise has already
+///   settled.
+/// - All state (the outcome and the piped handlers) is guarded by one lock per promise; a promise
+///   settles once under it, takes its handlers out and runs them after releasing it, in a loop.
+///   Any thread may pipe, settle or read at any time.
+public final class AYPromise: Sendable {
+    /// Guards the whole state machine: the outcome and the handlers piped while pending.
+    private let machine: PromiseMutex<AYPromiseStateMachine>
+
+    /// A pending promise.
+    init(pending: ()) {
+        machine = PromiseMutex(AYPromiseStateMachine())
+    }
+
+    /// A promise settled with `outcome` from the start.
+    init(settled outcome: AYOutcome) {
+        machine = PromiseMutex(AYPromiseStateMachine(settled: outcome))
+    }
+
+    deinit {
+        guard let handlers = machine.withLock({ $0.abandon() }), !handlers.isEmpty else { return }
+        // The handlers of a pending promise hold the next links of its chain. Releasing them here
+        // would free those links from this deinit, recursively, one set of stack frames per link:
+        // dropping a pending 100,000-link chain would overflow the stack. Releasing them from a
+        // queue frees one link per hop instead.
+        DispatchQueue.global().async { withExtendedLifetime(handlers) {} }
+    }
+
+    // MARK: - Inspecting
+
+    /// The current state: pending, fulfilled with a value, or rejected with an error.
+    ///
+    /// A snapshot for logs and tests; to wait for the outcome use `try await promise.value` or
+    /// chain a block.
+    public var state: PromiseState {
+        switch machine.withLock({ $0.outcome }) {
+        case nil: return .pending
+        case .success(let value): return .fulfilled(value)
+        case .failure(let error): return .rejected(error)
+        }
+    }
+
+    // MARK: - The primitives
+
+    /// Settles the promise; only the first settle counts. The handlers run after the lock is
+    /// released, in the order they were piped, on this thread.
+    func settle(_ outcome: AYOutcome) {
+        let action = machine.withLock { $0.settle(outcome) }
+        guard case .runHandlers(let handlers, let outcome) = action else { return }
+        handlers.run(outcome)
+    }
+
+    /// Registers a handler for the outcome (the original's `pipe:`): stored while pending, called
+    /// at once, on this thread, if the promise has settled. Handlers must only schedule work.
+    func pipe(_ handler: @escaping AYHandler) {
+        let action = machine.withLock { $0.pipe(handler) }
+        if case .runNow(let outcome) = action { handler(outcome) }
+    }
+
+    /// Makes the next promise of a chain (the original's `__pipe`): when this promise settles,
+    /// `handle` runs on `queue` with the outcome and the next promise, which it must settle.
+    ///
+    /// Every operator is this call plus what it does with the outcome. Even a rejection that an
+    /// operator only passes on goes through `queue`: settling the next promise right in the
+    /// handler would settle the whole rest of a chain recursively.
+    func chain(
+        on queue: DispatchQueue,
+        _ handle: @escaping @Sendable (AYOutcome, AYPromise) -> Void
+    ) -> AYPromise {
+        let next = AYPromise(pending: ())
+        pipe { outcome in queue.async { handle(outcome, next) } }
+        return next
+    }
+
+    /// The resolution procedure: what every block's return value and every ``AYResolve`` call
+    /// goes through.
+    ///
+    /// - An ``AYPromise`` is adopted: this promise settles as it does (forwarded through `queue`,
+    ///   so a long run of adoptions never recurses). Resolving a promise with itself rejects with
+    ///   ``AYPromiseError/cycle`` (the original leaves it pending forever).
+    /// - Any other ``Thenable`` (a promise of another design, a foreign object) is assimilated:
+    ///   its `then` is called once, asynchronously on `queue`, through `thenOnce`, and the value
+    ///   it hands over is resolved again.
+    /// - An `Error` value rejects.
+    /// - Anything else fulfils; `nil` at any depth of optionals and `Void` fulfil with `nil`.
+    func resolve(_ value: PromiseValue, on queue: DispatchQueue) {
+        let value = Self.normalize(value)
+        if let promise = value as? AYPromise {
+            guard promise !== self else {
+                settle(.failure(AYPromiseError.cycle))
+                return
+            }
+            promise.pipe { outcome in queue.async { self.settle(outcome) } }
+        } else if let thenable = value as? any Thenable {
+            // Foreign code runs on a fresh stack: never inside the caller's critical sections,
+            // and a long run of synchronous thenables does not grow the caller's stack.
+            queue.async {
+                thenable.thenOnce(
+                    resolvePromise: { self.resolve($0, on: queue) },
+                    rejectPromise: { self.settle(.failure($0)) }
+                )
+            }
+        } else if let error = value as? any Error {
+            settle(.failure(error))
+        } else {
+            settle(.success(value))
+        }
+    }
+
+    /// Runs `block` and resolves this promise with what it returns; a throw rejects.
+    func resolve(returnedBy block: () throws -> PromiseValue, on queue: DispatchQueue) {
+        do {
+            resolve(try block(), on: queue)
+        } catch {
+            settle(.failure(error))
+        }
+    }
+
+    /// An ``AYResolve`` for this promise: the first call resolves it, later calls are ignored.
+    func makeResolve(on queue: DispatchQueue, gate: FirstCallGate = FirstCallGate()) -> AYResolve {
+        { value in
+            if gate.claim() { self.resolve(value, on: queue) }
+        }
+    }
+
+    /// The dynamic value model's one normal form for "no value": `nil`, a `nil` wrapped in
+    /// optionals (a block typed `-> Int?` returning `nil`) and `Void` (a block with no return
+    /// value, which the original turns into `nil`) all become `nil`.
+    static func normalize(_ value: PromiseValue) -> PromiseValue {
+        guard let value else { return nil }
+        if value is Void { return nil }
+        if let optional = value as? any AYOptionalBox, optional.isNilAtAnyDepth { return nil }
+        return value
+    }
+}
+
+/// Lets ``AYPromise/normalize(_:)`` see a `nil` hidden inside an existential.
+protocol AYOptionalBox {
+    var isNilAtAnyDepth: Bool { get }
+}
+
+extension Optional: AYOptionalBox {
+    var isNilAtAnyDepth: Bool {
+        switch self {
+        case .none: return true
+        case .some(let wrapped): return (wrapped as? any AYOptionalBox)?.isNilAtAnyDepth ?? false
+        }
+    }
+}

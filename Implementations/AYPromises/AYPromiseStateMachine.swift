@@ -1,0 +1,117 @@
+import PromiseInterface
+
+/// The outcome a settled ``AYPromise`` hands to its handlers.
+typealias AYOutcome = Result<PromiseValue, any Error>
+
+/// A handler piped onto a promise: called once, with the outcome, on the settling thread and
+/// outside the lock. Handlers only schedule work (dispatch a block, settle a combinator), so
+/// running them in a loop never recurses into another promise's handlers.
+typealias AYHandler = @Sendable (AYOutcome) -> Void
+
+/// The pure state machine behind ``AYPromise``: what the original keeps in `state`, `value` and
+/// `handlers`, but with every read and write inside one lock.
+///
+/// The original checks `state` and appends to `handlers` outside its barrier queue, so a handler
+/// piped while another thread settles can land in an array that has already been taken (the
+/// handler is never called) or mutate it while it is being enumerated. Here each transition is a
+/// mutating method that returns an *action*; ``AYPromise`` runs the transition under its lock and
+/// performs the action (calling handlers) after releasing it.
+struct AYPromiseStateMachine {
+    /// Pending with the handlers piped so far, or settled for good.
+    enum State {
+        case pending(AYHandlerList)
+        case fulfilled(PromiseValue)
+        case rejected(any Error)
+    }
+
+    /// What the caller of ``settle(_:)`` must do after releasing the lock.
+    enum SettleAction {
+        /// The promise was pending and is now settled: call these handlers with the outcome.
+        case runHandlers(AYHandlerList, AYOutcome)
+        /// The promise had already settled; this attempt is ignored (the first settle wins).
+        case ignore
+    }
+
+    /// What the caller of ``pipe(_:)`` must do after releasing the lock.
+    enum PipeAction {
+        /// The handler was stored; it runs when the promise settles.
+        case stored
+        /// The promise has settled: call the handler now with this outcome.
+        case runNow(AYOutcome)
+    }
+
+    private(set) var state: State
+
+    /// A pending machine with no handlers.
+    init() {
+        state = .pending(AYHandlerList())
+    }
+
+    /// An already-settled machine.
+    init(settled outcome: AYOutcome) {
+        switch outcome {
+        case .success(let value): state = .fulfilled(value)
+        case .failure(let error): state = .rejected(error)
+        }
+    }
+
+    /// The outcome, or `nil` while pending.
+    var outcome: AYOutcome? {
+        switch state {
+        case .pending: return nil
+        case .fulfilled(let value): return .success(value)
+        case .rejected(let error): return .failure(error)
+        }
+    }
+
+    /// Settles a pending machine and hands its handlers out, emptied from the state, so a settled
+    /// promise keeps nothing downstream alive (the original never empties its handler array).
+    mutating func settle(_ outcome: AYOutcome) -> SettleAction {
+        guard case .pending(let handlers) = state else { return .ignore }
+        self = AYPromiseStateMachine(settled: outcome)
+        return .runHandlers(handlers, outcome)
+    }
+
+    /// Stores a handler while pending; once settled, tells the caller to run it at once.
+    mutating func pipe(_ handler: @escaping AYHandler) -> PipeAction {
+        guard case .pending(var handlers) = state else { return .runNow(outcome!) }
+        // Take the list out of the enum before appending, so the array is uniquely referenced
+        // and appending does not copy it.
+        state = .pending(AYHandlerList())
+        handlers.append(handler)
+        state = .pending(handlers)
+        return .stored
+    }
+
+    /// Called when the promise is freed: the handlers a pending promise still holds (they keep the
+    /// next links of its chain alive), or `nil` if it had settled.
+    mutating func abandon() -> AYHandlerList? {
+        guard case .pending(let handlers) = state else { return nil }
+        state = .pending(AYHandlerList())
+        return handlers
+    }
+}
+
+/// Handlers in the order they were piped. The first is stored inline: most promises have exactly
+/// one handler (the next link of a chain), which then needs no array.
+struct AYHandlerList {
+    private var first: AYHandler?
+    private var rest: [AYHandler] = []
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ handler: @escaping AYHandler) {
+        if first == nil {
+            first = handler
+        } else {
+            rest.append(handler)
+        }
+    }
+
+    /// Calls every handler in order: a loop, never recursion.
+    func run(_ outcome: AYOutcome) {
+        guard let first else { return }
+        first(outcome)
+        for handler in rest { handler(outcome) }
+    }
+}
