@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
         .library(name: "FBLPromises", targets: ["FBLPromises"]),
+        .library(name: "QNTasks", targets: ["QNTasks"]),
     ],
     targets: [
         // MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
@@ -33,8 +34,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "QNTasks",
+            dependencies: ["PromiseInterface"],
+            path: "Implementations/QNTasks",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "DesignRegistry",
-            dependencies: ["PromiseInterface", "FBLPromises"],
+            dependencies: ["PromiseInterface", "FBLPromises", "QNTasks"],
             path: "Implementations/DesignRegistry",
             swiftSettings: strictSettings
         ),
@@ -63,6 +70,12 @@ let package = Package(
             name: "FBLPromisesTests",
             dependencies: ["FBLPromises", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/FBLPromisesTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "QNTasksTests",
+            dependencies: ["QNTasks", "PromiseInterface", "TestSupport"],
+            path: "ConformanceTests/QNTasksTests",
             swiftSettings: strictSettings
         ),
     ],

@@ -1,5 +1,6 @@
 import FBLPromises
 public import PromiseInterface
+import QNTasks
 
 /// Every design in the project: the one list the conformance suite, the benchmarks and the reports
 /// iterate.
@@ -10,11 +11,14 @@ public import PromiseInterface
 public enum Design: String, CaseIterable, Sendable {
     /// google/promises' `FBLPromise`: GCD observers.
     case fbl = "FBL"
+    /// The QN design's cancellable tasks (`QNAsyncTask`); started tasks act as promises.
+    case qn = "QN"
 
     /// The folder (and module) under `Implementations/` that holds the design.
     public var moduleName: String {
         switch self {
         case .fbl: return "FBLPromises"
+        case .qn: return "QNTasks"
         }
     }
 
@@ -22,6 +26,7 @@ public enum Design: String, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .fbl: return "GCD observers (google/promises' FBLPromise)"
+        case .qn: return "cancellable, lazily started tasks (QNAsyncTask)"
         }
     }
 
@@ -29,6 +34,7 @@ public enum Design: String, CaseIterable, Sendable {
     public var promiseType: any APlusPromise.Type {
         switch self {
         case .fbl: return FBLPromise<PromiseValue>.self
+        case .qn: return QNPromise.self
         }
     }
 }
