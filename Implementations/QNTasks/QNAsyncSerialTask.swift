@@ -143,13 +143,17 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
             if state == .cancelled { child.cancel() }
             return
         }
+        // The callback is stored in the sub-task until it finishes: it must not capture the
+        // sub-task itself, or a sub-task that never finishes would keep itself alive.
+        let childID = child.taskID
+        let isOptional = next.isOptional
         child.startErased(on: queue) { [self] outcome in
             removeCancelHandler(token)
             let subState = QNAsyncSerialTaskSubState(
                 index: index,
-                taskID: child.taskID,
+                taskID: childID,
                 outcome: outcome,
-                isOptional: next.isOptional
+                isOptional: isOptional
             )
             subStateFinished(subState)
         }
