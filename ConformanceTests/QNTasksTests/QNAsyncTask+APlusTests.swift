@@ -92,6 +92,13 @@ struct QNAPlusTests {
         #expect(promise.currentState.value.map { $0 == nil } == true)
     }
 
+    /// Promises/A+ 2.3.4: unlike FBL, QN does not turn a returned error value into a rejection.
+    @Test("a callback that returns an Error value fulfils with it")
+    func errorValueFulfils() async throws {
+        let promise = QNPromise.resolved(1).then(onFulfilled: { _ in TestError(7) }, onRejected: nil)
+        #expect(try await settled(promise).get() as? TestError == TestError(7))
+    }
+
     @Test("a rejection passes through then without onRejected, with the same reason")
     func rejectionPassesThrough() async throws {
         let promise = QNPromise.rejected(CancellationError()).then(onFulfilled: nil, onRejected: nil)
