@@ -30,15 +30,15 @@ struct QNAsyncBlockTaskTests {
             return 99  // ignored: the task was cancelled first
         }
         let reports = Recorder<String>()
-        try await waitUntil { done in
-            task.start(on: .global()) { outcome in
-                reports.record(outcome.name)
-                done()
-            }
-            #expect(started.wait())
-            task.cancel()
-            cancelled.fire()
+        let finished = Signal()
+        task.start(on: .global()) { outcome in
+            reports.record(outcome.name)
+            finished.fire()
         }
+        try await started.fired()
+        task.cancel()
+        cancelled.fire()
+        try await finished.fired()
         try await eventually("the block finished") { sawCancellation.count == 1 }
         try await waitUntil { done in DispatchQueue.global().async { done() } }
         #expect(sawCancellation.all == [true])
@@ -51,7 +51,9 @@ struct QNAsyncBlockTaskTests {
         let started = Signal()
         let cancelled = Signal()
         let steps = Recorder<Int>()
+        let blockEnded = Signal()
         let task = QNAsyncBlockTask<Int> { task in
+            defer { blockEnded.fire() }
             started.fire()
             #expect(cancelled.wait())
             for step in 0..<10 {
@@ -60,13 +62,15 @@ struct QNAsyncBlockTaskTests {
             }
             return 1
         }
-        try await waitUntil { done in
-            task.start(on: .global()) { _ in done() }
-            #expect(started.wait())
-            task.cancel()
-            cancelled.fire()
-        }
+        let stopped = Signal()
+        task.start(on: .global()) { _ in stopped.fire() }
+        try await started.fired()
+        task.cancel()
+        cancelled.fire()
+        try await stopped.fired()
         #expect(task.isCancelled)
+        // The block's own end comes after the (immediate) cancelled report: wait for it.
+        try await blockEnded.fired()
         #expect(steps.all.isEmpty)
     }
 

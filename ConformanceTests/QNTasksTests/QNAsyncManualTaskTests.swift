@@ -40,14 +40,14 @@ struct QNAsyncManualTaskTests {
             launched.fire()
         }
         let reports = Recorder<String>()
-        try await waitUntil { done in
-            task.start(on: .global()) { outcome in
-                reports.record(outcome.name)
-                done()
-            }
-            #expect(launched.wait())
-            task.cancel()
+        let finished = Signal()
+        task.start(on: .global()) { outcome in
+            reports.record(outcome.name)
+            finished.fire()
         }
+        try await launched.fired()
+        task.cancel()
+        try await finished.fired()
         #expect(reports.all == ["cancelled"])
         #expect(requests.all.map(\.wasCancelled) == [true])
     }

@@ -151,14 +151,14 @@ struct QNAsyncSerialTaskTests {
             resultGenerate: { $0.count }
         )
         let reports = Recorder<String>()
-        try await waitUntil { done in
-            task.start(on: .global()) { outcome in
-                reports.record(outcome.name)
-                done()
-            }
-            #expect(running.wait())
-            task.cancel()
+        let finished = Signal()
+        task.start(on: .global()) { outcome in
+            reports.record(outcome.name)
+            finished.fire()
         }
+        try await running.fired()
+        task.cancel()
+        try await finished.fired()
         #expect(middle.state == .cancelled)
         #expect(cleanups.all == ["middle cancelled"])
         // Let any (wrong) next step get its chance on the serial task's queue.

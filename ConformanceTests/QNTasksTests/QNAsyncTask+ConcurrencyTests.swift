@@ -27,7 +27,7 @@ struct QNConcurrencyTests {
             launched.fire()
         }
         let waiter = Task { try await task.value }
-        #expect(launched.wait())
+        try await launched.fired()
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(task.state == .cancelled)

@@ -1,4 +1,5 @@
 import Dispatch
+import PromiseInterface
 import QNTasks
 import TestSupport
 
@@ -35,12 +36,44 @@ func after(hops: Int, on queue: DispatchQueue, _ body: @escaping @Sendable () ->
     }
 }
 
-/// A signal one thread waits for (with a timeout) and another gives.
+/// A signal that one side fires and the other waits for, with a timeout: blocking (`wait`) on a
+/// Dispatch thread, or suspending (`fired`) in async code, which must never block the cooperative
+/// pool.
 final class Signal: Sendable {
+    private struct State {
+        var fired = false
+        var waiters: [@Sendable () -> Void] = []
+    }
+
     private let semaphore = DispatchSemaphore(value: 0)
-    func fire() { semaphore.signal() }
-    /// Whether the signal came within `seconds`.
+    /// Guards whether the signal fired and the async waiters.
+    private let state = PromiseMutex(State())
+
+    func fire() {
+        let waiters = state.withLock { state in
+            state.fired = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        semaphore.signal()
+        for waiter in waiters { waiter() }
+    }
+
+    /// Blocks until the signal fires; only for code on Dispatch queues. Whether it came within
+    /// `seconds`.
     func wait(seconds: Double = 5) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
+
+    /// Suspends until the signal fires (at once if it has); throws `TimedOut` after `timeout`.
+    func fired(timeout: Duration = .seconds(10)) async throws {
+        try await waitUntil("a signal", timeout: timeout) { done in
+            let now = state.withLock { state -> Bool in
+                if state.fired { return true }
+                state.waiters.append(done)
+                return false
+            }
+            if now { done() }
+        }
+    }
 }
 
 extension QNTaskOutcome {

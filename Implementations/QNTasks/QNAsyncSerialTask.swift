@@ -140,7 +140,8 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         // handler (and cancels the sub-task) or has already cancelled this task (and the sub-task
         // is cancelled here, before it ever runs).
         guard let token = addCancelHandler({ [weak child] in child?.cancel() }) else {
-            if state == .cancelled { child.cancel() }
+            // Already cancelled: the handler ran at once, so the sub-task is cancelled and never
+            // starts.
             return
         }
         // The callback is stored in the sub-task until it finishes: it must not capture the

@@ -159,7 +159,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     @discardableResult
     final func finish(_ outcome: QNTaskOutcome<Result>) -> Bool {
         let action = machine.withLock { $0.finish(outcome) }
-        guard case .notify(let observers, let outcome) = action else { return false }
+        guard case .notify(let observers, let outcome, _) = action else { return false }
         for observer in observers { observer.notify(outcome) }
         return true
     }
@@ -182,7 +182,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     @discardableResult
     final func cancelReportingWhetherFinished() -> Bool {
         let action = machine.withLock { $0.cancel() }
-        guard case .cancelled(let handlers, let observers) = action else { return false }
+        guard case .cancelled(let handlers, let observers, _) = action else { return false }
         for handler in handlers { handler() }
         for observer in observers { observer.notify(.cancelled) }
         return true
@@ -218,7 +218,8 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     }
 
     final func removeCancelHandler(_ token: Int) {
-        machine.withLock { $0.removeCancelHandler(token) }
+        let removed = machine.withLock { $0.removeCancelHandler(token) }
+        _ = removed  // freed here, outside the lock
     }
 
     // MARK: - Progress

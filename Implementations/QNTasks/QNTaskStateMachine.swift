@@ -76,15 +76,17 @@ struct QNTaskStateMachine<Result: Sendable> {
 
     enum FinishAction {
         /// The task finished now: notify these observers. Cancellation handlers are dropped
-        /// unrun (the task was not cancelled).
-        case notify([Observer], QNTaskOutcome<Result>)
+        /// unrun (the task was not cancelled); `released` carries them out of the lock, so
+        /// whatever they capture is freed after it.
+        case notify([Observer], QNTaskOutcome<Result>, released: Pending)
         /// The task had already finished (first outcome wins); nothing to do.
         case ignore
     }
 
     enum CancelAction {
         /// The task is now cancelled: run the handlers (registration order), then notify.
-        case cancelled(handlers: [CancelHandler], observers: [Observer])
+        /// `released` carries the rest (progress monitors) out of the lock.
+        case cancelled(handlers: [CancelHandler], observers: [Observer], released: Pending)
         /// The task had already finished; cancelling is a no-op.
         case ignore
     }
@@ -140,17 +142,17 @@ struct QNTaskStateMachine<Result: Sendable> {
     mutating func finish(_ outcome: QNTaskOutcome<Result>) -> FinishAction {
         if case .finished = phase { return .ignore }
         phase = .finished(outcome)
-        let observers = pending.observers
+        let released = pending
         pending = Pending()
-        return .notify(observers, outcome)
+        return .notify(released.observers, outcome, released: released)
     }
 
     mutating func cancel() -> CancelAction {
         if case .finished = phase { return .ignore }
         phase = .finished(.cancelled)
-        let action = CancelAction.cancelled(handlers: pending.orderedCancelHandlers, observers: pending.observers)
+        let released = pending
         pending = Pending()
-        return action
+        return .cancelled(handlers: released.orderedCancelHandlers, observers: released.observers, released: released)
     }
 
     mutating func addCancelHandler(_ handler: @escaping CancelHandler) -> AddCancelHandlerAction {
@@ -167,8 +169,9 @@ struct QNTaskStateMachine<Result: Sendable> {
         }
     }
 
-    mutating func removeCancelHandler(_ token: Int) {
-        pending.cancelHandlers[token] = nil
+    /// Removes a handler; returns it so the caller frees it (and what it captures) after the lock.
+    mutating func removeCancelHandler(_ token: Int) -> CancelHandler? {
+        pending.cancelHandlers.removeValue(forKey: token)
     }
 
     /// Stores a progress monitor; `false` if the task has finished (no progress will come).
