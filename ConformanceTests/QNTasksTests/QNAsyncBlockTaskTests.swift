@@ -39,8 +39,8 @@ struct QNAsyncBlockTaskTests {
         task.cancel()
         cancelled.fire()
         try await finished.fired()
-        try await eventually("the block finished") { sawCancellation.count == 1 }
-        try await waitUntil { done in DispatchQueue.global().async { done() } }
+        try await eventually("the block finished", timeout: qnTimeout) { sawCancellation.count == 1 }
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.global().async { done() } }
         #expect(sawCancellation.all == [true])
         #expect(reports.all == ["cancelled"])
         #expect(task.outcome?.isCancelled == true)

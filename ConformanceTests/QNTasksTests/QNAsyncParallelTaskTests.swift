@@ -79,7 +79,7 @@ struct QNAsyncParallelTaskTests {
         let subs = [fake(1, hops: nil, cancelled: cancelled), fake(2, hops: nil, cancelled: cancelled)]
         let task = QNAsyncParallelTask(all: subs)
         let reports = Recorder<String>()
-        try await waitUntil { done in
+        try await waitUntil(timeout: qnTimeout) { done in
             task.start(on: .global()) { outcome in
                 reports.record(outcome.name)
                 done()

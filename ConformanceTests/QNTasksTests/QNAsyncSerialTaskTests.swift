@@ -162,7 +162,7 @@ struct QNAsyncSerialTaskTests {
         #expect(middle.state == .cancelled)
         #expect(cleanups.all == ["middle cancelled"])
         // Let any (wrong) next step get its chance on the serial task's queue.
-        try await waitUntil { done in after(hops: 5, on: .global()) { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in after(hops: 5, on: .global()) { done() } }
         #expect(built.all == [0, 1])
         #expect(reports.all == ["cancelled"])
     }
@@ -224,6 +224,6 @@ struct QNAsyncSerialTaskTests {
         #expect(try await outcome(of: task!, timeout: .seconds(120)).value == steps)
         print("QN 100,000-step serial task: \(clock.now - start)")
         task = nil
-        try await eventually("the serial task is freed") { weak.object == nil }
+        try await eventually("the serial task is freed", timeout: qnTimeout) { weak.object == nil }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Waits for a QN promise's value through its Thenable side.
 private func settled(
-    _ promise: QNPromise, timeout: Duration = .seconds(10)
+    _ promise: QNPromise, timeout: Duration = qnTimeout
 ) async throws -> Result<PromiseValue, any Error> {
     try await awaitCompletion("the promise", timeout: timeout) { complete in
         promise.then(
@@ -23,7 +23,7 @@ struct QNAPlusTests {
     @Test("then runs its callback on the main queue, after then returns")
     func mainQueue() async throws {
         let order = Recorder<String>()
-        try await waitUntil { done in
+        try await waitUntil(timeout: qnTimeout) { done in
             _ = QNPromise.resolved(1).then(
                 onFulfilled: { value in
                     #expect(MainQueue.isCurrent)
@@ -126,7 +126,7 @@ struct QNAPlusTests {
         #expect(try await settled(promise!, timeout: .seconds(120)).get() as? Int == links)
         print("QN 100,000-link then chain: \(clock.now - start)")
         promise = nil
-        try await eventually("the chain is freed", timeout: .seconds(30)) { weakLast.object == nil }
+        try await eventually("the chain is freed", timeout: .seconds(120)) { weakLast.object == nil }
     }
 
     @Test("a dropped 100,000-link pending chain is freed without overflowing the stack")
@@ -139,13 +139,13 @@ struct QNAPlusTests {
         }
         let weakLast = Weak(promise)
         // Let every link start and register on the previous one.
-        try await waitUntil { done in DispatchQueue.main.async { done() } }
-        try await waitUntil { done in DispatchQueue.main.async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
         let clock = ContinuousClock()
         let start = clock.now
         root = nil
         promise = nil
-        try await eventually("the chain is freed", timeout: .seconds(60)) {
+        try await eventually("the chain is freed", timeout: .seconds(120)) {
             weakFirst.object == nil && weakLast.object == nil
         }
         print("QN dropped 100,000-link pending chain freed in: \(clock.now - start)")

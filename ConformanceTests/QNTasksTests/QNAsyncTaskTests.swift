@@ -17,11 +17,11 @@ struct QNAsyncTaskTests {
             return 7
         }
         // A hop through the work queue: had the task started its work, it would be queued before.
-        try await waitUntil { done in queue.queue.async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in queue.queue.async { done() } }
         #expect(runs.all.isEmpty)
         #expect(task.state == .ready)
         let result = Recorder<QNTaskOutcome<Int>>()
-        try await waitUntil { done in
+        try await waitUntil(timeout: qnTimeout) { done in
             task.start(on: .global()) { outcome in
                 result.record(outcome)
                 done()
@@ -54,7 +54,7 @@ struct QNAsyncTaskTests {
             after(hops: 3, on: .global()) { task.succeed(5) }
         }
         let outcomes = Recorder<Int?>()
-        try await waitUntil { done in
+        try await waitUntil(timeout: qnTimeout) { done in
             let both = Recorder<Int>()
             for _ in 0..<2 {
                 task.start(on: .global()) { outcome in
@@ -73,15 +73,19 @@ struct QNAsyncTaskTests {
     @Test("completion runs on the given queue, never before start returns")
     func completionQueue() async throws {
         let queue = TaggedQueue("qn.completion")
+        // The task finishes inside `start`; started from its own callback queue, a synchronous
+        // call would record "callback" first, a queued one cannot run until this block ends.
         let task = QNAsyncManualTask<Int>(taskID: "sync") { $0.succeed(1) }
         let returned = Recorder<String>()
-        try await waitUntil { done in
-            task.start(on: queue.queue) { _ in
-                #expect(queue.isCurrent)
-                returned.record("callback")
-                done()
+        try await waitUntil(timeout: qnTimeout) { done in
+            queue.queue.async {
+                task.start(on: queue.queue) { _ in
+                    #expect(queue.isCurrent)
+                    returned.record("callback")
+                    done()
+                }
+                returned.record("start returned")
             }
-            returned.record("start returned")
         }
         #expect(returned.all == ["start returned", "callback"])
     }
@@ -122,7 +126,7 @@ struct QNAsyncTaskTests {
         let task = QNAsyncManualTask<Int>(taskID: "twice")
         task.onCancel { cleanups.record("cleanup") }
         let outcomes = Recorder<String>()
-        try await waitUntil { done in
+        try await waitUntil(timeout: qnTimeout) { done in
             task.start(on: .global()) { outcome in
                 outcomes.record(outcome.name)
                 done()
@@ -132,7 +136,7 @@ struct QNAsyncTaskTests {
         }
         // One more hop on the callback queue lets a duplicated callback show up.
         task.cancel()
-        try await waitUntil { done in DispatchQueue.global().async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.global().async { done() } }
         #expect(outcomes.all == ["cancelled"])
         #expect(cleanups.all == ["cleanup"])
     }
@@ -163,7 +167,7 @@ struct QNAsyncTaskTests {
             let reports = Recorder<String>()
             let start = Signal()
             let finishedRacing = Recorder<Int>()
-            try await waitUntil("round \(round)") { done in
+            try await waitUntil("round \(round)", timeout: qnTimeout) { done in
                 task.start(on: .global()) { outcome in
                     reports.record(outcome.name)
                     done()
@@ -179,9 +183,9 @@ struct QNAsyncTaskTests {
                 start.fire()
                 start.fire()
             }
-            try await eventually("both racers finished") { finishedRacing.count == 2 }
+            try await eventually("both racers finished", timeout: qnTimeout) { finishedRacing.count == 2 }
             // A hop on the callback queue gives a duplicated report the chance to show up.
-            try await waitUntil { done in DispatchQueue.global().async { done() } }
+            try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.global().async { done() } }
             #expect(reports.count == 1)
             switch task.state {
             case .cancelled:
@@ -221,7 +225,7 @@ struct QNAsyncTaskTests {
         }
         #expect(try await outcome(of: task, on: queue.queue).value == 1)
         task.reportProgress(0.9)
-        try await waitUntil { done in queue.queue.async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in queue.queue.async { done() } }
         #expect(reports.all == [0.25, 0.5, 1.0, 1.0])
     }
 
@@ -231,6 +235,6 @@ struct QNAsyncTaskTests {
         let weak = Weak(task)
         #expect(try await outcome(of: task!).value == 1)
         task = nil
-        try await eventually("the task is freed") { weak.object == nil }
+        try await eventually("the task is freed", timeout: qnTimeout) { weak.object == nil }
     }
 }

@@ -129,7 +129,7 @@ struct QNListLoaderTests {
         let loader = makeLoader(
             cache: FakeCache(items: ["c1"]), server: server, remoteIsOptional: false, events: events)
         let reports = Recorder<String>()
-        try await waitUntil { done in
+        try await waitUntil(timeout: qnTimeout) { done in
             loader.start(on: .global()) { outcome in
                 reports.record(outcome.name)
                 done()
@@ -140,7 +140,7 @@ struct QNListLoaderTests {
             }
         }
         // A main-queue hop lets a wrong aggregate step or second report show up.
-        try await waitUntil { done in DispatchQueue.main.async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
         #expect(reports.all == ["cancelled"])
         #expect(events.all == ["shown c1", "remote requested", "remote cancelled"])
     }
