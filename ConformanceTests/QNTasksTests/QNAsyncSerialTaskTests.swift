@@ -167,6 +167,61 @@ struct QNAsyncSerialTaskTests {
         #expect(reports.all == ["cancelled"])
     }
 
+    @Test("cancel racing the steps of a serial task: reported once, and no sub-task starts after cancel returns")
+    func cancelRacesSteps() async throws {
+        let rounds = 500
+        let steps = 6
+        let outcomes = Recorder<String>()
+        for round in 0..<rounds {
+            let events = Recorder<String>()
+            let build: QNAsyncSerialTask<Int>.BuildBlock = { previous in
+                let index = (previous?.index ?? -1) + 1
+                return .required(
+                    QNAsyncBlockTask<Int> { _ in
+                        events.record("work \(index)")
+                        return index
+                    }
+                )
+            }
+            let task = QNAsyncSerialTask<Int>(
+                queue: .global(),
+                buildBlocks: Array(repeating: build, count: steps),
+                resultGenerate: { $0.count }
+            )
+            let reports = Recorder<String>()
+            let finished = Signal()
+            task.start(on: .global()) { outcome in
+                reports.record(outcome.name)
+                finished.fire()
+            }
+            // Cancel after a round-dependent number of hops, so it lands between and inside steps.
+            let cancelled = Signal()
+            after(hops: round % 12, on: .global()) {
+                task.cancel()
+                events.record("cancel returned")
+                cancelled.fire()
+            }
+            try await finished.fired()
+            try await cancelled.fired()
+            try await waitUntil(timeout: qnTimeout) { done in after(hops: 3, on: .global()) { done() } }
+            #expect(reports.count == 1)
+            let all = events.all
+            outcomes.record("\(reports.all.first ?? "none") after \(all.filter { $0.hasPrefix("work") }.count) steps")
+            let cancelIndex = try #require(all.firstIndex(of: "cancel returned"))
+            if reports.all == ["cancelled"] {
+                // Only work that had already passed its cancellation check may still record its start.
+                #expect(all[(cancelIndex + 1)...].count <= 1, "round \(round): \(all)")
+            } else {
+                #expect(reports.all == ["succeeded"])
+                #expect(all.filter { $0.hasPrefix("work") }.count == steps)
+            }
+        }
+        // How the cancellations landed, for the record (timing-dependent, so not asserted).
+        print(
+            "QN serial cancel race:",
+            Dictionary(grouping: outcomes.all) { $0 }.mapValues(\.count).sorted { $0.key < $1.key })
+    }
+
     @Test("cancel before start: no build block runs")
     func cancelBeforeStart() async throws {
         let task = QNAsyncSerialTask<Int>(
