@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
         .library(name: "FBLPromises", targets: ["FBLPromises"]),
         .library(name: "AYPromises", targets: ["AYPromises"]),
+        .library(name: "QNTasks", targets: ["QNTasks"]),
     ],
     targets: [
         // MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
@@ -40,8 +41,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "QNTasks",
+            dependencies: ["PromiseInterface"],
+            path: "Implementations/QNTasks",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "DesignRegistry",
-            dependencies: ["PromiseInterface", "FBLPromises", "AYPromises"],
+            dependencies: ["PromiseInterface", "FBLPromises", "AYPromises", "QNTasks"],
             path: "Implementations/DesignRegistry",
             swiftSettings: strictSettings
         ),
@@ -76,6 +83,12 @@ let package = Package(
             name: "AYPromisesTests",
             dependencies: ["AYPromises", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/AYPromisesTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "QNTasksTests",
+            dependencies: ["QNTasks", "PromiseInterface", "TestSupport"],
+            path: "ConformanceTests/QNTasksTests",
             swiftSettings: strictSettings
         ),
     ],

@@ -1,6 +1,7 @@
 import AYPromises
 import FBLPromises
 public import PromiseInterface
+import QNTasks
 
 /// Every design in the project: the one list the conformance suite, the benchmarks and the reports
 /// iterate.
@@ -13,12 +14,15 @@ public enum Design: String, CaseIterable, Sendable {
     case fbl = "FBL"
     /// Alan Yeh's `AYPromise`: closure-property chaining, main-queue default.
     case ay = "AY"
+    /// The QN design's cancellable tasks (`QNAsyncTask`); started tasks act as promises.
+    case qn = "QN"
 
     /// The folder (and module) under `Implementations/` that holds the design.
     public var moduleName: String {
         switch self {
         case .fbl: return "FBLPromises"
         case .ay: return "AYPromises"
+        case .qn: return "QNTasks"
         }
     }
 
@@ -27,6 +31,7 @@ public enum Design: String, CaseIterable, Sendable {
         switch self {
         case .fbl: return "GCD observers (google/promises' FBLPromise)"
         case .ay: return "closure-property chaining, main-queue default (AYPromise)"
+        case .qn: return "cancellable, lazily started tasks (QNAsyncTask)"
         }
     }
 
@@ -35,6 +40,7 @@ public enum Design: String, CaseIterable, Sendable {
         switch self {
         case .fbl: return FBLPromise<PromiseValue>.self
         case .ay: return AYPromise.self
+        case .qn: return QNPromise.self
         }
     }
 }

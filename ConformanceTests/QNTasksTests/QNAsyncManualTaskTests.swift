@@ -1,0 +1,84 @@
+import Dispatch
+import QNTasks
+import TestSupport
+import Testing
+
+/// A callback API to wrap: answers after some queue hops unless cancelled first.
+final class FakeRequest: Sendable {
+    private let cancelled = Recorder<Bool>()
+    var wasCancelled: Bool { cancelled.count > 0 }
+    func cancel() { cancelled.record(true) }
+
+    static func send(hops: Int, answer: Int, completion: @escaping @Sendable (Int) -> Void) -> FakeRequest {
+        let request = FakeRequest()
+        after(hops: hops, on: .global()) {
+            if !request.wasCancelled { completion(answer) }
+        }
+        return request
+    }
+}
+
+@Suite("QN manual task")
+struct QNAsyncManualTaskTests {
+    @Test("wraps a callback API: start launches it, its callback completes the task")
+    func wrapsCallbacks() async throws {
+        let task = QNAsyncManualTask<Int>(taskID: "request") { task in
+            let request = FakeRequest.send(hops: 5, answer: 42) { task.succeed($0) }
+            task.onCancel { request.cancel() }
+        }
+        #expect(try await outcome(of: task).value == 42)
+    }
+
+    @Test("cancelling runs the cleanup, which stops the wrapped request")
+    func cancelCleanup() async throws {
+        let launched = Signal()
+        let requests = Recorder<FakeRequest>()
+        let task = QNAsyncManualTask<Int>(taskID: "request") { task in
+            let request = FakeRequest.send(hops: 1_000, answer: 42) { task.succeed($0) }
+            requests.record(request)
+            task.onCancel { request.cancel() }
+            launched.fire()
+        }
+        let reports = Recorder<String>()
+        let finished = Signal()
+        task.start(on: .global()) { outcome in
+            reports.record(outcome.name)
+            finished.fire()
+        }
+        try await launched.fired()
+        task.cancel()
+        try await finished.fired()
+        #expect(reports.all == ["cancelled"])
+        #expect(requests.all.map(\.wasCancelled) == [true])
+    }
+
+    @Test("only the first completion counts")
+    func firstCompletionWins() async throws {
+        let task = QNAsyncManualTask<Int>()
+        #expect(task.succeed(1))
+        #expect(!task.succeed(2))
+        #expect(!task.fail(TestError()))
+        task.cancel()
+        #expect(try await outcome(of: task).value == 1)
+    }
+
+    @Test("completed before start: the outcome is kept and the start block never runs")
+    func completedBeforeStart() async throws {
+        let runs = Recorder<Int>()
+        let task = QNAsyncManualTask<Int> { _ in runs.record(1) }
+        task.fail(TestError(8))
+        let result = try await outcome(of: task)
+        #expect(result.error as? TestError == TestError(8))
+        #expect(runs.count == 0)
+    }
+
+    @Test("failing with CancellationError cancels the task")
+    func failWithCancellation() async throws {
+        let cleanups = Recorder<Int>()
+        let task = QNAsyncManualTask<Int>()
+        task.onCancel { cleanups.record(1) }
+        #expect(task.fail(CancellationError()))
+        #expect(task.state == .cancelled)
+        #expect(cleanups.count == 1)
+    }
+}

@@ -1,0 +1,153 @@
+import Dispatch
+import Foundation
+import PromiseInterface
+import QNTasks
+import TestSupport
+import Testing
+
+/// Waits for a QN promise's value through its Thenable side.
+private func settled(
+    _ promise: QNPromise, timeout: Duration = qnTimeout
+) async throws -> Result<PromiseValue, any Error> {
+    try await awaitCompletion("the promise", timeout: timeout) { complete in
+        promise.then(
+            resolvePromise: { complete(.success(.success($0))) },
+            rejectPromise: { complete(.success(.failure($0))) }
+        )
+    }
+}
+
+/// The shared-protocol adaptation beyond what the A+ suite covers.
+@Suite("QN shared protocol")
+struct QNAPlusTests {
+    @Test("then runs its callback on the main queue, after then returns")
+    func mainQueue() async throws {
+        let order = Recorder<String>()
+        try await waitUntil(timeout: qnTimeout) { done in
+            _ = QNPromise.resolved(1).then(
+                onFulfilled: { value in
+                    #expect(MainQueue.isCurrent)
+                    order.record("callback")
+                    done()
+                    return value
+                },
+                onRejected: nil
+            )
+            order.record("then returned")
+        }
+        #expect(order.all == ["then returned", "callback"])
+    }
+
+    @Test("a promise resolved with itself rejects with the cycle error")
+    func cycle() async throws {
+        let deferred = QNPromise.deferred()
+        deferred.resolve(deferred.promise)
+        guard case .failure(let error) = try await settled(deferred.promise) else {
+            Issue.record("fulfilled")
+            return
+        }
+        #expect(QNPromise.isCycleError(error))
+    }
+
+    @Test("a callback may return any QN task, which is started and adopted")
+    func adoptsTasks() async throws {
+        let promise = QNPromise.resolved(2).then(
+            onFulfilled: { value in QNAsyncBlockTask<Int> { _ in (value as? Int ?? 0) * 10 } },
+            onRejected: nil
+        )
+        #expect(try await settled(promise).get() as? Int == 20)
+        let cancelled = QNPromise.resolved(nil).then(
+            onFulfilled: { _ in
+                let task = QNAsyncManualTask<Int>()
+                task.cancel()
+                return task
+            },
+            onRejected: nil
+        )
+        guard case .failure(let error) = try await settled(cancelled) else {
+            Issue.record("fulfilled")
+            return
+        }
+        #expect(error is CancellationError)
+    }
+
+    @Test("a QN task is a thenable: adopting it starts it")
+    func taskIsThenable() async throws {
+        let runs = Recorder<Int>()
+        let task = QNAsyncBlockTask<Int> { _ in
+            runs.record(1)
+            return 5
+        }
+        let deferred = QNPromise.deferred()
+        deferred.resolve(task)
+        #expect(try await settled(deferred.promise).get() as? Int == 5)
+        #expect(runs.count == 1)
+    }
+
+    @Test("nil passes through as nil, not a nested optional")
+    func nilValue() async throws {
+        let promise = QNPromise.resolved(nil).then(onFulfilled: nil, onRejected: nil)
+        let value = try await settled(promise).get()
+        #expect(value == nil)
+        #expect(promise.currentState.value.map { $0 == nil } == true)
+    }
+
+    /// Promises/A+ 2.3.4: unlike FBL, QN does not turn a returned error value into a rejection.
+    @Test("a callback that returns an Error value fulfils with it")
+    func errorValueFulfils() async throws {
+        let promise = QNPromise.resolved(1).then(onFulfilled: { _ in TestError(7) }, onRejected: nil)
+        #expect(try await settled(promise).get() as? TestError == TestError(7))
+    }
+
+    @Test("a rejection passes through then without onRejected, with the same reason")
+    func rejectionPassesThrough() async throws {
+        let promise = QNPromise.rejected(CancellationError()).then(onFulfilled: nil, onRejected: nil)
+        guard case .failure(let error) = try await settled(promise) else {
+            Issue.record("fulfilled")
+            return
+        }
+        // A rejection with CancellationError stays a rejection (not a cancellation).
+        #expect(error is CancellationError)
+        #expect(promise.state == .failed)
+    }
+
+    @Test("a 100,000-link then chain settles without overflowing the stack, and is freed")
+    func longChain() async throws {
+        let links = 100_000
+        let root = QNPromise.deferred()
+        var promise: QNPromise? = root.promise
+        for _ in 0..<links {
+            promise = promise!.then(onFulfilled: { ($0 as? Int ?? 0) + 1 }, onRejected: nil)
+        }
+        let weakLast = Weak(promise)
+        let clock = ContinuousClock()
+        let start = clock.now
+        root.resolve(0)
+        #expect(try await settled(promise!, timeout: .seconds(120)).get() as? Int == links)
+        print("QN 100,000-link then chain: \(clock.now - start)")
+        promise = nil
+        try await eventually("the chain is freed", timeout: .seconds(120)) { weakLast.object == nil }
+    }
+
+    @Test("a dropped 100,000-link pending chain is freed without overflowing the stack")
+    func droppedPendingChain() async throws {
+        var root: Deferred<QNPromise>? = QNPromise.deferred()
+        var promise: QNPromise? = root!.promise
+        let weakFirst = Weak(promise)
+        for _ in 0..<100_000 {
+            promise = promise!.then(onFulfilled: nil, onRejected: nil)
+        }
+        let weakLast = Weak(promise)
+        // Let every link start and register on the previous one.
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        let clock = ContinuousClock()
+        let start = clock.now
+        root = nil
+        promise = nil
+        try await eventually("the chain is freed", timeout: .seconds(120)) {
+            weakFirst.object == nil && weakLast.object == nil
+        }
+        print("QN dropped 100,000-link pending chain freed in: \(clock.now - start)")
+    }
+}

@@ -1,0 +1,59 @@
+public import Dispatch
+
+/// A task whose work is one block: it receives the task (to check for cancellation and report
+/// progress) and returns a result or throws.
+///
+/// The block runs once, on `queue`, when the task is first started. If the task was cancelled
+/// before the block got to run, the block never runs. If the task is cancelled while the block
+/// runs, the task reports `.cancelled` at once and whatever the block later returns is ignored;
+/// the block should check ``QNAsyncTask/isCancelled`` (or call
+/// ``QNAsyncTask/checkCancellation()``) to stop early. A block that throws `CancellationError`
+/// cancels the task.
+///
+/// ```swift
+/// let resize = QNAsyncBlockTask<[Image]>(taskID: "resize", queue: .global()) { task in
+///     var done: [Image] = []
+///     for (index, image) in images.enumerated() {
+///         try task.checkCancellation()
+///         done.append(image.resized())
+///         task.reportProgress(Double(index + 1) / Double(images.count))
+///     }
+///     return done
+/// }
+/// resize.start { outcome in show(outcome) }
+/// ```
+public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
+    // @unchecked Sendable: adds only immutable properties to QNAsyncTask (see there).
+
+    /// The work: receives the task, returns the result or throws.
+    public typealias Work = @Sendable (QNAsyncBlockTask<Result>) throws -> Result
+
+    private let queue: DispatchQueue
+    private let work: Work
+
+    /// Makes a ready task; nothing runs until it is started.
+    ///
+    /// - Parameters:
+    ///   - taskID: The task's ID; a unique one is generated if `nil`.
+    ///   - queue: Where the block runs. Defaults to a global queue.
+    ///   - work: The block.
+    public init(taskID: String? = nil, queue: DispatchQueue = .global(), _ work: @escaping Work) {
+        self.queue = queue
+        self.work = work
+        super.init(identifier: taskID)
+    }
+
+    override func main() {
+        // The queued block keeps the task alive until the work is done.
+        queue.async { [self] in
+            guard !isCancelled else { return }
+            do {
+                finish(.succeeded(try work(self)))
+            } catch is CancellationError {
+                cancel()
+            } catch {
+                finish(.failed(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// A task completed from outside: the way to wrap a callback API (a network request, a system
+/// dialog) as a task.
+///
+/// When started, the task calls its `start` block with itself; the block launches the operation
+/// and later calls ``succeed(_:)`` or ``fail(_:)`` from the operation's callback. Register cleanup
+/// with ``QNAsyncTask/onCancel(_:)`` to stop the operation when the task is cancelled.
+///
+/// ```swift
+/// let request = QNAsyncManualTask<Data>(taskID: "load-remote") { task in
+///     let call = client.get(url) { result in
+///         switch result {
+///         case .success(let data): task.succeed(data)
+///         case .failure(let error): task.fail(error)
+///         }
+///     }
+///     task.onCancel { call.cancel() }
+/// }
+/// ```
+///
+/// Only the first of `succeed`, `fail` and ``QNAsyncTask/cancel()`` counts; later calls are
+/// ignored. Completing the task before it was started keeps the outcome, and the `start` block
+/// then never runs. The closure that will complete the task keeps it alive; a task nobody can
+/// complete any more is freed and its callbacks are dropped.
+public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
+    // @unchecked Sendable: adds only an immutable property to QNAsyncTask (see there).
+
+    /// Launches the operation; receives the task to complete.
+    public typealias Starter = @Sendable (QNAsyncManualTask<Result>) -> Void
+
+    private let starter: Starter
+
+    /// Makes a ready task.
+    ///
+    /// - Parameters:
+    ///   - taskID: The task's ID; a unique one is generated if `nil`.
+    ///   - start: Called once, when the task is first started, on the thread that starts it.
+    ///     It must not block; it launches the operation and returns.
+    public init(taskID: String? = nil, start: @escaping Starter) {
+        starter = start
+        super.init(identifier: taskID)
+    }
+
+    /// Makes a ready task whose operation is launched by whoever holds it (no start block).
+    public convenience init(taskID: String? = nil) {
+        self.init(taskID: taskID, start: { _ in })
+    }
+
+    override func main() {
+        starter(self)
+    }
+
+    /// Finishes the task with `value`, unless it already finished.
+    ///
+    /// - Returns: Whether this call finished the task.
+    @discardableResult
+    public func succeed(_ value: Result) -> Bool {
+        finish(.succeeded(value))
+    }
+
+    /// Fails the task with `error`, unless it already finished. A `CancellationError` cancels it
+    /// instead (and runs its cancellation handlers).
+    ///
+    /// - Returns: Whether this call finished the task.
+    @discardableResult
+    public func fail(_ error: any Error) -> Bool {
+        if error is CancellationError { return cancelReportingWhetherFinished() }
+        return finish(.failed(error))
+    }
+}

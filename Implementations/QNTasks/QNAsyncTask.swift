@@ -1,0 +1,272 @@
+public import Dispatch
+import PromiseInterface
+import Synchronization
+
+/// Numbers the tasks made without an explicit ID.
+private let qnTaskCounter = Atomic<Int>(0)
+
+/// A unit of asynchronous work that does nothing until started and can be cancelled at any time:
+/// the QN design's answer to the two things the seed says promises cannot do (cancel, and tell how
+/// far along they are).
+///
+/// A task is `ready` until ``start(on:completion:)``; then `running`; then exactly once
+/// `succeeded`, `failed` or `cancelled`. Every callback registered with `start` receives that one
+/// outcome exactly once.
+///
+/// You do not subclass `QNAsyncTask`; you make one of its kinds:
+/// - ``QNAsyncBlockTask``: a block that does the work and returns a result or throws;
+/// - ``QNAsyncManualTask``: work completed from outside, to wrap callback APIs;
+/// - ``QNAsyncSerialTask``: sub-tasks one after another, each built from the previous outcome;
+/// - ``QNAsyncParallelTask``: sub-tasks at once, with an all or first-success policy.
+///
+/// ```swift
+/// let task = QNAsyncBlockTask<Int>(taskID: "count") { task in
+///     try task.checkCancellation()
+///     return 42
+/// }
+/// task.start(success: { print($0) }, failure: { print($0) })
+/// task.cancel()   // at any time; a no-op once finished
+/// ```
+///
+/// ## Threading
+/// All state lives in one small state machine guarded by one lock per task. Callbacks,
+/// cancellation handlers and progress monitors run after the lock is released; callbacks and
+/// monitors are dispatched onto the queue they were registered with (the main queue by
+/// default), never called on the stack of the code that started, finished or cancelled the task.
+/// Every method may be called from any thread.
+///
+/// ## Lifetime
+/// A running task is kept alive by its work (a block in a queue, the closure that will complete a
+/// manual task, a sub-task's callback). A task freed before it finished (no code can complete it
+/// any more) drops its callbacks without calling them, like a promise nobody resolves.
+public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: the only mutable state is `machine`, guarded by its PromiseMutex;
+    // subclasses add only immutable properties or state confined as they document.
+
+    typealias Observer = QNTaskObserver<Result>
+
+    /// The task's ID: the one given at creation, or a generated `"QNAsyncTask-<n>"`.
+    ///
+    /// A serial task's sub-states carry their sub-task's ID, so a progress monitor can tell which
+    /// step finished.
+    public let taskID: String
+
+    /// Guards the whole state machine: phase, outcome, observers, cancellation handlers, monitors.
+    private let machine = PromiseMutex(QNTaskStateMachine<Result>())
+
+    init(identifier taskID: String?) {
+        if let taskID {
+            self.taskID = taskID
+        } else {
+            let number = qnTaskCounter.add(1, ordering: .relaxed).newValue
+            self.taskID = "QNAsyncTask-\(number)"
+        }
+    }
+
+    deinit {
+        guard let abandoned = machine.withLock({ $0.abandon() }) else { return }
+        // The callbacks of a task that never finished may hold the next tasks of a long chain
+        // (each waiting for this one). Releasing them here would free that chain recursively, one
+        // set of stack frames per task; releasing them from a queue frees one task per hop.
+        DispatchQueue.global().async { withExtendedLifetime(abandoned) {} }
+    }
+
+    /// Starts the work. Subclasses override it; it runs once, outside the lock, on the thread
+    /// that called `start`.
+    func main() {}
+
+    // MARK: - Starting
+
+    /// Starts the task and calls `completion` with its outcome, once, on `queue`.
+    ///
+    /// Nothing happens until a task is started. Starting is idempotent: the work runs on the
+    /// first call only; a later call (or a start after the task finished) only registers its
+    /// `completion`, which receives the same single outcome. A task cancelled before it started
+    /// never runs its work and reports `.cancelled`.
+    ///
+    /// - Parameters:
+    ///   - queue: Where `completion` runs. Defaults to the main queue.
+    ///   - completion: Called exactly once with `.succeeded`, `.failed` or `.cancelled`, always
+    ///     asynchronously (never before `start` returns).
+    public final func start(
+        on queue: DispatchQueue = .main,
+        completion: @escaping @Sendable (QNTaskOutcome<Result>) -> Void
+    ) {
+        start(observer: Observer(queue: queue, callback: completion))
+    }
+
+    /// Starts the task with separate success and failure callbacks, as the original's
+    /// `startWithSuccess:fail:`.
+    ///
+    /// Exactly one of the two is called, once, on `queue`. Cancellation is reported to `failure`
+    /// as `CancellationError`; use ``start(on:completion:)`` to tell it apart from a failure.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the callbacks run. Defaults to the main queue.
+    ///   - success: Called with the result.
+    ///   - failure: Called with the error, or `CancellationError` if the task was cancelled.
+    public final func start(
+        on queue: DispatchQueue = .main,
+        success: @escaping @Sendable (Result) -> Void,
+        failure: @escaping @Sendable (any Error) -> Void
+    ) {
+        start(on: queue) { outcome in
+            switch outcome.result {
+            case .success(let value): success(value)
+            case .failure(let error): failure(error)
+            }
+        }
+    }
+
+    /// Starts the task without a callback (observe it with ``observe(on:completion:)``).
+    public final func start() {
+        start(observer: nil)
+    }
+
+    /// The one place a task starts: the lock computes the action, the work starts after it.
+    final func start(observer: Observer?) {
+        let action = machine.withLock { $0.start(observer) }
+        switch action {
+        case .run: main()
+        case .alreadyRunning: break
+        case .deliver(let outcome): observer?.notify(outcome)
+        }
+    }
+
+    /// Registers `completion` for the outcome without starting the task.
+    ///
+    /// - Parameters:
+    ///   - queue: Where `completion` runs. Defaults to the main queue.
+    ///   - completion: Called exactly once, asynchronously, when the task finishes (at once, in a
+    ///     hop, if it already has).
+    public final func observe(
+        on queue: DispatchQueue = .main,
+        completion: @escaping @Sendable (QNTaskOutcome<Result>) -> Void
+    ) {
+        observe(observer: Observer(queue: queue, callback: completion))
+    }
+
+    final func observe(observer: Observer) {
+        let action = machine.withLock { $0.observe(observer) }
+        if case .deliver(let outcome) = action { observer.notify(outcome) }
+    }
+
+    // MARK: - Finishing
+
+    /// Finishes the task with `outcome` unless it already finished (the first outcome wins).
+    ///
+    /// - Returns: Whether this call finished the task.
+    @discardableResult
+    final func finish(_ outcome: QNTaskOutcome<Result>) -> Bool {
+        let action = machine.withLock { $0.finish(outcome) }
+        guard case .notify(let observers, let outcome, _) = action else { return false }
+        for observer in observers { observer.notify(outcome) }
+        return true
+    }
+
+    // MARK: - Cancelling
+
+    /// Cancels the task, at any time, from any thread.
+    ///
+    /// - Before start: the work never runs; `start` reports `.cancelled`.
+    /// - While running: the task finishes as `.cancelled` at once; the cancellation handlers
+    ///   (``onCancel(_:)``) run, in registration order, on the calling thread; a block task's
+    ///   block sees ``isCancelled`` and its result is ignored; a serial or parallel task cancels
+    ///   its running sub-tasks.
+    /// - After the task finished, or a second time: nothing happens.
+    public final func cancel() {
+        cancelReportingWhetherFinished()
+    }
+
+    /// ``cancel()``, telling whether this call cancelled the task (`false` if it had finished).
+    @discardableResult
+    final func cancelReportingWhetherFinished() -> Bool {
+        let action = machine.withLock { $0.cancel() }
+        guard case .cancelled(let handlers, let observers, _) = action else { return false }
+        for handler in handlers { handler() }
+        for observer in observers { observer.notify(.cancelled) }
+        return true
+    }
+
+    /// Whether the task was cancelled. Work checks it to stop early.
+    public final var isCancelled: Bool { state == .cancelled }
+
+    /// Throws `CancellationError` if the task was cancelled, for work that prefers `try`.
+    public final func checkCancellation() throws {
+        if isCancelled { throw CancellationError() }
+    }
+
+    /// Registers cleanup to run if the task is cancelled: cancel a network request, close a file.
+    ///
+    /// The handler runs at most once, on the thread that calls ``cancel()``, after the task is
+    /// marked cancelled. If the task is already cancelled it runs at once, on the calling thread;
+    /// if the task succeeded or failed it is dropped unrun.
+    public final func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        _ = addCancelHandler(handler)
+    }
+
+    /// ``onCancel(_:)`` that returns a token to remove the handler again, or `nil` if the handler
+    /// was run at once or dropped.
+    final func addCancelHandler(_ handler: @escaping @Sendable () -> Void) -> Int? {
+        let action = machine.withLock { $0.addCancelHandler(handler) }
+        switch action {
+        case .stored(let token): return token
+        case .callNow: handler()
+        case .dropped: break
+        }
+        return nil
+    }
+
+    final func removeCancelHandler(_ token: Int) {
+        let removed = machine.withLock { $0.removeCancelHandler(token) }
+        _ = removed  // freed here, outside the lock
+    }
+
+    // MARK: - Progress
+
+    /// Reports how far the work has got, as a fraction from 0 to 1, to the monitors registered
+    /// with ``monitorProgress(on:_:)``.
+    ///
+    /// Values are clamped to 0...1; NaN is ignored. Reports are delivered only while the task
+    /// runs. Any thread may report.
+    public final func reportProgress(_ fraction: Double) {
+        guard !fraction.isNaN else { return }
+        let clamped = min(max(fraction, 0), 1)
+        let monitors = machine.withLock { $0.monitorsForProgress() }
+        for monitor in monitors {
+            monitor.queue.async { monitor.callback(clamped) }
+        }
+    }
+
+    /// Registers `monitor` to receive the task's progress reports on `queue`.
+    ///
+    /// Register before starting to see every report. A monitor registered after the task
+    /// finished is never called.
+    public final func monitorProgress(on queue: DispatchQueue = .main, _ monitor: @escaping @Sendable (Double) -> Void)
+    {
+        _ = machine.withLock { $0.addMonitor(QNProgressMonitor(queue: queue, callback: monitor)) }
+    }
+
+    // MARK: - Inspecting
+
+    /// Where the task is in its life.
+    public final var state: QNTaskState { machine.withLock { $0.state } }
+
+    /// The outcome, or `nil` until the task finishes.
+    public final var outcome: QNTaskOutcome<Result>? { machine.withLock { $0.outcome } }
+}
+
+/// A task with its result type erased, so serial and parallel tasks and the resolution procedure
+/// can hold tasks of any result type.
+protocol QNAnyAsyncTask: AnyObject, Sendable {
+    var taskID: String { get }
+    func cancel()
+    /// Starts the task (idempotent) and reports its outcome, erased, on `queue`.
+    func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void)
+}
+
+extension QNAsyncTask: QNAnyAsyncTask {
+    func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void) {
+        start(observer: Observer(queue: queue) { completion($0.erased()) })
+    }
+}

@@ -1,0 +1,102 @@
+/// How a task ended: exactly one of these is reported, once, to every callback of a task.
+///
+/// Unlike a promise's two outcomes, a task has three: cancellation is not an error the work
+/// produced but a decision taken from outside, and callers usually want to ignore it (not show an
+/// error alert for a screen the user left).
+public enum QNTaskOutcome<Result: Sendable>: Sendable {
+    /// The work finished with a result.
+    case succeeded(Result)
+    /// The work failed with an error.
+    case failed(any Error)
+    /// The task was cancelled before it could succeed or fail.
+    case cancelled
+
+    /// The outcome as a `Swift.Result`; cancellation becomes `CancellationError`, as in Swift
+    /// concurrency.
+    public var result: Swift.Result<Result, any Error> {
+        switch self {
+        case .succeeded(let value): return .success(value)
+        case .failed(let error): return .failure(error)
+        case .cancelled: return .failure(CancellationError())
+        }
+    }
+
+    /// Whether the task was cancelled.
+    public var isCancelled: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+
+    /// The result, or `nil` if the task failed or was cancelled.
+    public var value: Result? {
+        if case .succeeded(let value) = self { return value }
+        return nil
+    }
+
+    /// The error, or `nil` if the task succeeded or was cancelled.
+    public var error: (any Error)? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+
+    /// The same outcome with the result type erased, as a serial task's sub-state carries it.
+    func erased() -> QNTaskOutcome<any Sendable> {
+        switch self {
+        case .succeeded(let value): return .succeeded(value)
+        case .failed(let error): return .failed(error)
+        case .cancelled: return .cancelled
+        }
+    }
+}
+
+/// Where a task is in its life. Each state after `ready` is reached at most once, in this order:
+/// `ready` -> `running` -> one of `succeeded`, `failed`, `cancelled` (a task cancelled or settled
+/// from outside before it started skips `running`).
+public enum QNTaskState: Sendable, Equatable {
+    /// Made, not started: no work has run.
+    case ready
+    /// Started; the work is in flight.
+    case running
+    /// Finished with a result.
+    case succeeded
+    /// Finished with an error.
+    case failed
+    /// Cancelled; the work was never started or its result is ignored.
+    case cancelled
+
+    /// Whether the task has finished (succeeded, failed or cancelled).
+    public var isFinished: Bool {
+        switch self {
+        case .ready, .running: return false
+        case .succeeded, .failed, .cancelled: return true
+        }
+    }
+}
+
+/// Errors the QN tasks fail with.
+public enum QNTaskError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A promise (a started task seen through the shared protocol) was resolved with itself
+    /// (Promises/A+ 2.3.1).
+    case cycle
+    /// An operation was given input it cannot honour (such as a first-success parallel task with
+    /// no sub-tasks).
+    case invalidArgument(String)
+
+    /// A sentence for logs and test failures.
+    public var description: String {
+        switch self {
+        case .cycle: return "A task was resolved with itself (Promises/A+ 2.3.1)."
+        case .invalidArgument(let reason): return "Invalid argument: \(reason)"
+        }
+    }
+}
+
+/// A first-success parallel task fails with this when every sub-task failed or was cancelled.
+public struct QNAllFailedError: Error, Sendable, CustomStringConvertible {
+    /// Each sub-task's error, in the order the sub-tasks were given (`CancellationError` for a
+    /// sub-task that was cancelled).
+    public let errors: [any Error]
+
+    /// A sentence for logs and test failures.
+    public var description: String { "All \(errors.count) sub-tasks failed: \(errors)" }
+}

@@ -1,0 +1,197 @@
+import Dispatch
+
+/// A callback waiting for a task's outcome, with the queue it runs on.
+struct QNTaskObserver<Result: Sendable>: Sendable {
+    /// Where the callback runs; `nil` runs it on the finishing thread (outside the lock), for
+    /// bridges such as `await task.value` that must not depend on a queue being serviced.
+    let queue: DispatchQueue?
+    let callback: @Sendable (QNTaskOutcome<Result>) -> Void
+
+    /// Delivers the outcome. With a queue this is always a hop, never a call on the caller's
+    /// stack, so a chain of tasks that finish one another never nests.
+    func notify(_ outcome: QNTaskOutcome<Result>) {
+        if let queue {
+            queue.async { callback(outcome) }
+        } else {
+            callback(outcome)
+        }
+    }
+}
+
+/// A progress callback with the queue it runs on.
+struct QNProgressMonitor: Sendable {
+    let queue: DispatchQueue
+    let callback: @Sendable (Double) -> Void
+}
+
+/// The pure state machine behind ``QNAsyncTask``: one value, guarded by the task's one lock.
+///
+/// Every transition is a mutating method that returns an *action*; the task computes the action
+/// under its lock and performs it (starting the work, calling observers, cancellation handlers and
+/// progress monitors) after releasing the lock. No user code ever runs under the lock.
+struct QNTaskStateMachine<Result: Sendable> {
+    typealias Observer = QNTaskObserver<Result>
+    typealias CancelHandler = @Sendable () -> Void
+
+    enum Phase {
+        case ready
+        case running
+        case finished(QNTaskOutcome<Result>)
+    }
+
+    /// What a task still waiting for its outcome holds. Kept apart from `phase` so appending to
+    /// it mutates in place instead of copying an enum payload.
+    struct Pending {
+        var observers: [Observer] = []
+        var cancelHandlers: [Int: CancelHandler] = [:]
+        var nextToken = 0
+        var monitors: [QNProgressMonitor] = []
+
+        var isEmpty: Bool { observers.isEmpty && cancelHandlers.isEmpty && monitors.isEmpty }
+
+        /// Cancellation handlers in registration order.
+        var orderedCancelHandlers: [CancelHandler] {
+            cancelHandlers.sorted { $0.key < $1.key }.map(\.value)
+        }
+    }
+
+    private(set) var phase: Phase = .ready
+    private var pending = Pending()
+
+    // MARK: Actions
+
+    enum StartAction {
+        /// The task was ready and is now running: start the work.
+        case run
+        /// The task was already running: the observer (if any) was stored.
+        case alreadyRunning
+        /// The task had finished: deliver this outcome to the observer.
+        case deliver(QNTaskOutcome<Result>)
+    }
+
+    enum ObserveAction {
+        case stored
+        case deliver(QNTaskOutcome<Result>)
+    }
+
+    enum FinishAction {
+        /// The task finished now: notify these observers. Cancellation handlers are dropped
+        /// unrun (the task was not cancelled); `released` carries them out of the lock, so
+        /// whatever they capture is freed after it.
+        case notify([Observer], QNTaskOutcome<Result>, released: Pending)
+        /// The task had already finished (first outcome wins); nothing to do.
+        case ignore
+    }
+
+    enum CancelAction {
+        /// The task is now cancelled: run the handlers (registration order), then notify.
+        /// `released` carries the rest (progress monitors) out of the lock.
+        case cancelled(handlers: [CancelHandler], observers: [Observer], released: Pending)
+        /// The task had already finished; cancelling is a no-op.
+        case ignore
+    }
+
+    enum AddCancelHandlerAction {
+        /// Stored; remove it with this token when it is no longer needed.
+        case stored(token: Int)
+        /// The task is already cancelled: run the handler now.
+        case callNow
+        /// The task succeeded or failed: the handler will never run.
+        case dropped
+    }
+
+    // MARK: Transitions
+
+    var state: QNTaskState {
+        switch phase {
+        case .ready: return .ready
+        case .running: return .running
+        case .finished(.succeeded): return .succeeded
+        case .finished(.failed): return .failed
+        case .finished(.cancelled): return .cancelled
+        }
+    }
+
+    var outcome: QNTaskOutcome<Result>? {
+        if case .finished(let outcome) = phase { return outcome }
+        return nil
+    }
+
+    mutating func start(_ observer: Observer?) -> StartAction {
+        switch phase {
+        case .ready:
+            phase = .running
+            if let observer { pending.observers.append(observer) }
+            return .run
+        case .running:
+            if let observer { pending.observers.append(observer) }
+            return .alreadyRunning
+        case .finished(let outcome):
+            return .deliver(outcome)
+        }
+    }
+
+    mutating func observe(_ observer: Observer) -> ObserveAction {
+        if case .finished(let outcome) = phase { return .deliver(outcome) }
+        pending.observers.append(observer)
+        return .stored
+    }
+
+    /// Succeeds or fails the task. Allowed from `ready` too, so a manual task completed before it
+    /// was started keeps its outcome (its work then never runs).
+    mutating func finish(_ outcome: QNTaskOutcome<Result>) -> FinishAction {
+        if case .finished = phase { return .ignore }
+        phase = .finished(outcome)
+        let released = pending
+        pending = Pending()
+        return .notify(released.observers, outcome, released: released)
+    }
+
+    mutating func cancel() -> CancelAction {
+        if case .finished = phase { return .ignore }
+        phase = .finished(.cancelled)
+        let released = pending
+        pending = Pending()
+        return .cancelled(handlers: released.orderedCancelHandlers, observers: released.observers, released: released)
+    }
+
+    mutating func addCancelHandler(_ handler: @escaping CancelHandler) -> AddCancelHandlerAction {
+        switch phase {
+        case .finished(.cancelled):
+            return .callNow
+        case .finished:
+            return .dropped
+        case .ready, .running:
+            let token = pending.nextToken
+            pending.nextToken += 1
+            pending.cancelHandlers[token] = handler
+            return .stored(token: token)
+        }
+    }
+
+    /// Removes a handler; returns it so the caller frees it (and what it captures) after the lock.
+    mutating func removeCancelHandler(_ token: Int) -> CancelHandler? {
+        pending.cancelHandlers.removeValue(forKey: token)
+    }
+
+    /// Stores a progress monitor; `false` if the task has finished (no progress will come).
+    mutating func addMonitor(_ monitor: QNProgressMonitor) -> Bool {
+        if case .finished = phase { return false }
+        pending.monitors.append(monitor)
+        return true
+    }
+
+    /// The monitors to tell about progress: only while running.
+    func monitorsForProgress() -> [QNProgressMonitor] {
+        guard case .running = phase else { return [] }
+        return pending.monitors
+    }
+
+    /// Called when the task is freed: whatever a task that never finished still holds.
+    mutating func abandon() -> Pending? {
+        if case .finished = phase { return nil }
+        let abandoned = pending
+        pending = Pending()
+        return abandoned.isEmpty ? nil : abandoned
+    }
+}
