@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
         .library(name: "FBLPromises", targets: ["FBLPromises"]),
+        .library(name: "QXPromises", targets: ["QXPromises"]),
     ],
     targets: [
         // MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
@@ -33,8 +34,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "QXPromises",
+            dependencies: ["PromiseInterface"],
+            path: "Implementations/QXPromises",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "DesignRegistry",
-            dependencies: ["PromiseInterface", "FBLPromises"],
+            dependencies: ["PromiseInterface", "FBLPromises", "QXPromises"],
             path: "Implementations/DesignRegistry",
             swiftSettings: strictSettings
         ),
@@ -63,6 +70,12 @@ let package = Package(
             name: "FBLPromisesTests",
             dependencies: ["FBLPromises", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/FBLPromisesTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "QXPromisesTests",
+            dependencies: ["QXPromises", "PromiseInterface", "TestSupport"],
+            path: "ConformanceTests/QXPromisesTests",
             swiftSettings: strictSettings
         ),
     ],

@@ -1,5 +1,6 @@
 import FBLPromises
 public import PromiseInterface
+import QXPromises
 
 /// Every design in the project: the one list the conformance suite, the benchmarks and the reports
 /// iterate.
@@ -10,11 +11,14 @@ public import PromiseInterface
 public enum Design: String, CaseIterable, Sendable {
     /// google/promises' `FBLPromise`: GCD observers.
     case fbl = "FBL"
+    /// `QXPromise`: chaining by observing a promise's `state` key through a KVO-like observable.
+    case qx = "QX"
 
     /// The folder (and module) under `Implementations/` that holds the design.
     public var moduleName: String {
         switch self {
         case .fbl: return "FBLPromises"
+        case .qx: return "QXPromises"
         }
     }
 
@@ -22,6 +26,7 @@ public enum Design: String, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .fbl: return "GCD observers (google/promises' FBLPromise)"
+        case .qx: return "key-observation chaining through a KVO-like observable (QXPromise)"
         }
     }
 
@@ -29,6 +34,7 @@ public enum Design: String, CaseIterable, Sendable {
     public var promiseType: any APlusPromise.Type {
         switch self {
         case .fbl: return FBLPromise<PromiseValue>.self
+        case .qx: return QXPromise.self
         }
     }
 }
