@@ -1,0 +1,81 @@
+import Dispatch
+import PromiseInterface
+import QXPromises
+import TestSupport
+import Testing
+
+@Suite("QX then")
+struct QXThenTests {
+    @Test("then maps the value")
+    func mapsValue() async throws {
+        let promise = QXPromise(fulfilledWith: 2).then(on: .global()) { ($0 as! Int) * 10 }
+        #expect(try await value(of: promise) as? Int == 20)
+    }
+
+    @Test("a promise returned from a then block is observed in turn")
+    func returnedPromiseObserved() async throws {
+        let (inner, innerResolver) = QXPromise.pending(on: .global())
+        let link = QXPromise(fulfilledWith: 1).then(on: .global()) { _ in inner }
+        try await eventually("the link to observe the returned promise") {
+            inner.observationCenter.observerCount == 1
+        }
+        #expect(link.state == .pending)
+        innerResolver.fulfill(3)
+        #expect(try await value(of: link) as? Int == 3)
+    }
+
+    @Test("a thenable returned from a then block is assimilated")
+    func returnedThenable() async throws {
+        let link = QXPromise(fulfilledWith: 1).then(on: .global()) { _ in ScriptThenable { resolve, _ in resolve(4) } }
+        #expect(try await value(of: link) as? Int == 4)
+    }
+
+    @Test("a throw from the block rejects the link")
+    func throwRejects() async throws {
+        let link = QXPromise(fulfilledWith: 1).then(on: .global()) { _ in throw TestError(5) }
+        #expect(try await error(of: link) as? TestError == TestError(5))
+    }
+
+    @Test("a rejection passes through without calling the block")
+    func rejectionPassesThrough() async throws {
+        let calls = Recorder<Int>()
+        let link = QXPromise(rejectedWith: TestError(6)).then(on: .global()) { value in
+            calls.record(1)
+            return value
+        }
+        #expect(try await error(of: link) as? TestError == TestError(6))
+        #expect(calls.count == 0)
+    }
+
+    @Test("several thens on one promise run in the order they were added")
+    func order() async throws {
+        let (source, resolver) = QXPromise.pending(on: .global())
+        let queue = DispatchQueue(label: "qx.then.order")
+        let calls = Recorder<Int>()
+        let links = (1...5).map { index in
+            source.then(on: queue) { value in
+                calls.record(index)
+                return value
+            }
+        }
+        resolver.fulfill(0)
+        for link in links { _ = try await value(of: link) }
+        #expect(calls.all == [1, 2, 3, 4, 5])
+    }
+
+    @Test("chain with both blocks runs only the one that matches")
+    func chainBothBlocks() async throws {
+        let fulfilled = QXPromise(fulfilledWith: 1).chain(
+            on: .global(),
+            thenBlock: { _ in "then" },
+            catchBlock: { _ in "catch" }
+        )
+        #expect(try await value(of: fulfilled) as? String == "then")
+        let rejected = QXPromise(rejectedWith: TestError()).chain(
+            on: .global(),
+            thenBlock: { _ in "then" },
+            catchBlock: { _ in "catch" }
+        )
+        #expect(try await value(of: rejected) as? String == "catch")
+    }
+}
