@@ -154,6 +154,8 @@ public final class QXPromise: QXObservable {
         switch properties.state {
         case .pending: return nil
         case .fulfilled: return .fulfilled(properties.value)
+        // `error` is stored before `state` in one promise's settle, and read here in one snapshot,
+        // so a rejected state always comes with its error; the fallback only satisfies the type.
         case .rejected: return .rejected(properties.error ?? QXPromiseError.cycle)
         }
     }
