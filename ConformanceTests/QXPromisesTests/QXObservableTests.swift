@@ -208,6 +208,32 @@ struct QXObservableTests {
         withExtendedLifetime(tokens) {}
     }
 
+    @Test("freeing a removed handler that holds another token of the same object does not deadlock")
+    func compactionFreesOutsideTheLock() {
+        let thermometer = Thermometer()
+        let seen = Recorder<Int>()
+        let (first, second) = Self.observerHoldingAnotherToken(of: thermometer, seen: seen)
+        // Invalidating two of three entries compacts them away; freeing the first one's handler
+        // frees the token it holds, whose deinit removes its observation from the same center.
+        first.invalidate()
+        second.invalidate()
+        thermometer.setObserved(\.degrees, to: 1)
+        #expect(seen.all.isEmpty)
+        #expect(thermometer.observationCenter.observerCount == 0)
+    }
+
+    /// Registers an observer whose handler alone holds the token of a third observation.
+    private static func observerHoldingAnotherToken(
+        of thermometer: Thermometer,
+        seen: Recorder<Int>
+    ) -> (QXObservation, QXObservation) {
+        let holder = Recorder<QXObservation>()
+        let first = thermometer.observe(\.label) { _, _ in _ = holder.count }
+        let second = thermometer.observe(\.label) { _, _ in }
+        holder.record(thermometer.observe(\.degrees) { _, change in seen.record(change.newValue ?? -1) })
+        return (first, second)
+    }
+
     @Test("a token does not keep the observed object alive")
     func tokenIsWeak() {
         var thermometer: Thermometer? = Thermometer()

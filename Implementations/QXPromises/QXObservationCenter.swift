@@ -37,12 +37,21 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         var entries: [Entry] = []
         var inactiveCount = 0
 
-        mutating func noteInactive() {
+        /// Counts one more invalidated entry; when they are more than half, compacts them away
+        /// and returns them, to be freed after the lock (their handlers may hold anything,
+        /// including tokens of this center, whose `deinit` takes the lock).
+        mutating func noteInactive() -> [Entry] {
             inactiveCount += 1
-            if inactiveCount * 2 > entries.count {
-                entries.removeAll { !$0.flag.isActive }
-                inactiveCount = 0
+            guard inactiveCount * 2 > entries.count else { return [] }
+            inactiveCount = 0
+            var kept: [Entry] = []
+            var removed: [Entry] = []
+            kept.reserveCapacity(entries.count)
+            for entry in entries {
+                if entry.flag.isActive { kept.append(entry) } else { removed.append(entry) }
             }
+            entries = kept
+            return removed
         }
     }
 
@@ -115,7 +124,8 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
     }
 
     private func removeObserver() {
-        registry.withLock { $0.noteInactive() }
+        let removed = registry.withLock { $0.noteInactive() }
+        withExtendedLifetime(removed) {}
     }
 
     private static func change<Value: Sendable>(

@@ -261,7 +261,8 @@ public final class QXPromise: QXObservable {
             setObserved(\.state, to: .rejected)
         }
         for observation in release.observations { observation.invalidate() }
-        withExtendedLifetime(release.keepAlive) {}
+        // loseControl, after the announcement: the last reference to the promise may go here.
+        withExtendedLifetime(release) {}
     }
 
     /// The last settler is gone while the promise is unsettled: nothing can settle it any more.
@@ -271,7 +272,7 @@ public final class QXPromise: QXObservable {
         // Freeing the promise here would free the next link of a dropped chain from inside this
         // teardown, and so on, one nested teardown per link: a dropped 100,000-link chain would
         // overflow the stack. Released from a queue, each link is freed on a fresh stack.
-        DispatchQueue.global().async { withExtendedLifetime(release.keepAlive) {} }
+        DispatchQueue.global().async { withExtendedLifetime(release) {} }
     }
 
     // MARK: - Observing settlement

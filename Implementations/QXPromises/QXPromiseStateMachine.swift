@@ -46,6 +46,10 @@ struct QXPromiseStateMachine {
         let keepAlive: QXPromise?
         /// Observations that only matter while pending (progress forwarding and handlers).
         let observations: [QXObservation]
+        /// Blocks that did not run (an abandoned link) and a retry step no longer needed: user
+        /// closures, freed after the lock, since what they capture may call back into it.
+        let blocks: QXBlocks?
+        let retryStep: QXRetryStep?
     }
 
     private(set) var phase: Phase
@@ -89,8 +93,7 @@ struct QXPromiseStateMachine {
     mutating func settle(fulfilled: Bool) -> Release? {
         guard phase != .settled else { return nil }
         phase = .settled
-        if fulfilled { retryStep = nil }
-        return takeRelease()
+        return takeRelease(droppingRetryStep: fulfilled)
     }
 
     mutating func addSettler() {
@@ -102,7 +105,7 @@ struct QXPromiseStateMachine {
     mutating func removeSettler() -> Release? {
         settlers -= 1
         guard settlers == 0, phase != .settled, keepAlive != nil else { return nil }
-        return takeRelease()
+        return takeRelease(droppingRetryStep: true)
     }
 
     /// The blocks, the first time the observed promise settles; `nil` afterwards (the promise
@@ -133,13 +136,19 @@ struct QXPromiseStateMachine {
         return true
     }
 
-    private mutating func takeRelease() -> Release {
+    private mutating func takeRelease(droppingRetryStep: Bool) -> Release {
         defer {
             keepAlive = nil
             observations = []
             blocks = nil
             source = nil
+            if droppingRetryStep { retryStep = nil }
         }
-        return Release(keepAlive: keepAlive, observations: observations)
+        return Release(
+            keepAlive: keepAlive,
+            observations: observations,
+            blocks: blocks,
+            retryStep: droppingRetryStep ? retryStep : nil
+        )
     }
 }
