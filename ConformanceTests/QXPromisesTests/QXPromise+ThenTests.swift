@@ -63,6 +63,30 @@ struct QXThenTests {
         #expect(calls.all == [1, 2, 3, 4, 5])
     }
 
+    @Test("thens added from many threads while the promise settles each run exactly once")
+    func concurrentThensAndSettle() async throws {
+        let (source, resolver) = QXPromise.pending(on: .global())
+        let count = 500
+        let calls = Recorder<Int>()
+        let links = Recorder<QXPromise>()
+        DispatchQueue.concurrentPerform(iterations: count + 1) { index in
+            guard index != count / 2 else {
+                resolver.fulfill(1)
+                return
+            }
+            links.record(
+                source.then(on: .global()) { value in
+                    calls.record(index)
+                    return value
+                }
+            )
+        }
+        for link in links.all { #expect(try await value(of: link) as? Int == 1) }
+        #expect(calls.count == count)
+        #expect(Set(calls.all).count == count)
+        #expect(source.observationCenter.observerCount == 0)
+    }
+
     @Test("chain with both blocks runs only the one that matches")
     func chainBothBlocks() async throws {
         let fulfilled = QXPromise(fulfilledWith: 1).chain(

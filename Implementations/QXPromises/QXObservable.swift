@@ -78,6 +78,7 @@ extension QXObservable {
 
 /// What an observer asks to be told: KVO's `NSKeyValueObservingOptions`.
 public struct QXObservingOptions: OptionSet, Sendable {
+    /// The options as bits.
     public let rawValue: Int
 
     /// Makes options from their raw bits.
