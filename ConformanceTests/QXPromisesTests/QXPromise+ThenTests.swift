@@ -63,6 +63,28 @@ struct QXThenTests {
         #expect(calls.all == [1, 2, 3, 4, 5])
     }
 
+    @Test("settling a promise runs no block inside the settling call: the observer only dispatches it")
+    func settlingDispatches() async throws {
+        let (source, resolver) = QXPromise.pending(on: .global())
+        let queue = TaggedQueue("qx.then.settle")
+        let fulfilReturned = Recorder<Bool>()
+        let ranInside = Recorder<Bool>()
+        try await waitUntil { done in
+            source.then(on: queue.queue) { value in
+                ranInside.record(fulfilReturned.count == 0)
+                done()
+                return value
+            }
+            // On the link's own queue: had the observer run the block synchronously, it would have
+            // run here, inside `fulfill`.
+            queue.queue.sync {
+                resolver.fulfill(1)
+                fulfilReturned.record(true)
+            }
+        }
+        #expect(ranInside.all == [false])
+    }
+
     @Test("thens added from many threads while the promise settles each run exactly once")
     func concurrentThensAndSettle() async throws {
         let (source, resolver) = QXPromise.pending(on: .global())
