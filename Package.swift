@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
         .library(name: "FBLPromises", targets: ["FBLPromises"]),
         .library(name: "AYPromises", targets: ["AYPromises"]),
+        .library(name: "QXPromises", targets: ["QXPromises"]),
         .library(name: "QNTasks", targets: ["QNTasks"]),
     ],
     targets: [
@@ -41,6 +42,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "QXPromises",
+            dependencies: ["PromiseInterface"],
+            path: "Implementations/QXPromises",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "QNTasks",
             dependencies: ["PromiseInterface"],
             path: "Implementations/QNTasks",
@@ -48,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "DesignRegistry",
-            dependencies: ["PromiseInterface", "FBLPromises", "AYPromises", "QNTasks"],
+            dependencies: ["PromiseInterface", "FBLPromises", "AYPromises", "QXPromises", "QNTasks"],
             path: "Implementations/DesignRegistry",
             swiftSettings: strictSettings
         ),
@@ -83,6 +90,12 @@ let package = Package(
             name: "AYPromisesTests",
             dependencies: ["AYPromises", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/AYPromisesTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "QXPromisesTests",
+            dependencies: ["QXPromises", "PromiseInterface", "TestSupport"],
+            path: "ConformanceTests/QXPromisesTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import AYPromises
 import FBLPromises
 public import PromiseInterface
 import QNTasks
+import QXPromises
 
 /// Every design in the project: the one list the conformance suite, the benchmarks and the reports
 /// iterate.
@@ -14,6 +15,8 @@ public enum Design: String, CaseIterable, Sendable {
     case fbl = "FBL"
     /// Alan Yeh's `AYPromise`: closure-property chaining, main-queue default.
     case ay = "AY"
+    /// `QXPromise`: chaining by observing a promise's `state` key through a KVO-like observable.
+    case qx = "QX"
     /// The QN design's cancellable tasks (`QNAsyncTask`); started tasks act as promises.
     case qn = "QN"
 
@@ -22,6 +25,7 @@ public enum Design: String, CaseIterable, Sendable {
         switch self {
         case .fbl: return "FBLPromises"
         case .ay: return "AYPromises"
+        case .qx: return "QXPromises"
         case .qn: return "QNTasks"
         }
     }
@@ -31,6 +35,7 @@ public enum Design: String, CaseIterable, Sendable {
         switch self {
         case .fbl: return "GCD observers (google/promises' FBLPromise)"
         case .ay: return "closure-property chaining, main-queue default (AYPromise)"
+        case .qx: return "key-observation chaining through a KVO-like observable (QXPromise)"
         case .qn: return "cancellable, lazily started tasks (QNAsyncTask)"
         }
     }
@@ -40,6 +45,7 @@ public enum Design: String, CaseIterable, Sendable {
         switch self {
         case .fbl: return FBLPromise<PromiseValue>.self
         case .ay: return AYPromise.self
+        case .qx: return QXPromise.self
         case .qn: return QNPromise.self
         }
     }

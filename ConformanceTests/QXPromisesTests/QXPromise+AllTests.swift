@@ -1,0 +1,42 @@
+import Dispatch
+import PromiseInterface
+import QXPromises
+import TestSupport
+import Testing
+
+@Suite("QX all")
+struct QXAllTests {
+    @Test("all of nothing fulfils with an empty array")
+    func empty() async throws {
+        let promise = QXPromise.all(on: .global(), [])
+        #expect((try await value(of: promise) as? [PromiseValue])?.isEmpty == true)
+    }
+
+    @Test("all fulfils with every value in input order, whatever order they settle in")
+    func valuesInOrder() async throws {
+        let pending = (0..<3).map { _ in QXPromise.pending(on: .global()) }
+        let promise = QXPromise.all(on: .global(), pending.map(\.promise) + [QXPromise(fulfilledWith: 3)])
+        for index in [2, 0, 1] { pending[index].resolver.fulfill(index) }
+        let values = try await value(of: promise) as? [PromiseValue]
+        #expect(values?.map { $0 as? Int } == [0, 1, 2, 3])
+    }
+
+    @Test("all rejects with the first error without waiting for the rest")
+    func firstError() async throws {
+        let (never, _) = QXPromise.pending(on: .global())
+        let (failing, resolver) = QXPromise.pending(on: .global())
+        let promise = QXPromise.all(on: .global(), [never, failing])
+        resolver.reject(TestError(1))
+        #expect(try await error(of: promise) as? TestError == TestError(1))
+    }
+
+    @Test("all of many promises settled from many threads gathers every value")
+    func manyConcurrent() async throws {
+        let count = 1_000
+        let pending = (0..<count).map { _ in QXPromise.pending(on: .global()) }
+        let promise = QXPromise.all(on: .global(), pending.map(\.promise))
+        DispatchQueue.concurrentPerform(iterations: count) { index in pending[index].resolver.fulfill(index) }
+        let values = try await value(of: promise) as? [PromiseValue]
+        #expect(values?.map { $0 as? Int } == Array(0..<count))
+    }
+}

@@ -1,0 +1,86 @@
+import Dispatch
+import PromiseInterface
+import QXPromises
+import TestSupport
+import Testing
+
+@Suite("QX progress")
+struct QXProgressTests {
+    @Test("progress reported by the work reaches a handler on the promise")
+    func handlerOnPromise() async throws {
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        let queue = TaggedQueue("qx.progress")
+        let reports = Recorder<String>()
+        try await waitUntil { done in
+            promise.progress(on: queue.queue) { proportion, value in
+                reports.record("\(proportion) \(value as? String ?? "-") \(queue.isCurrent)")
+                if proportion == 1 { done() }
+            }
+            resolver.progress(0.5, "half")
+            resolver.progress(1)
+        }
+        #expect(reports.all == ["0.5 half true", "1.0 - true"])
+    }
+
+    @Test("progress propagates down a chain to a handler on its last link")
+    func propagatesDownChain() async throws {
+        let (head, resolver) = QXPromise.pending(on: .global())
+        let queue = DispatchQueue(label: "qx.progress.chain")
+        let tail = head.then(on: queue) { $0 }.then(on: queue) { $0 }.catch(on: queue) { _ in nil }
+        let reports = Recorder<Double>()
+        try await waitUntil { done in
+            tail.progress(on: queue) { proportion, _ in
+                reports.record(proportion)
+                if proportion == 0.75 { done() }
+            }
+            resolver.progress(0.25)
+            resolver.progress(0.75)
+        }
+        #expect(reports.all == [0.25, 0.75])
+    }
+
+    @Test("progress of a promise returned by a step reaches the chain's handler")
+    func throughReturnedPromise() async throws {
+        let (inner, innerResolver) = QXPromise.pending(on: .global())
+        let queue = DispatchQueue(label: "qx.progress.inner")
+        let tail = QXPromise(fulfilledWith: 1).then(on: queue) { _ in inner }.then(on: queue) { $0 }
+        let reports = Recorder<Double>()
+        try await waitUntil { done in
+            tail.progress(on: queue) { proportion, _ in
+                reports.record(proportion)
+                done()
+            }
+            // The link observes `inner` only once its block has run.
+            Task {
+                try await eventually("the link to observe the inner promise") {
+                    inner.observationCenter.observerCount > 0
+                }
+                innerResolver.progress(0.4)
+            }
+        }
+        #expect(reports.all == [0.4])
+        innerResolver.fulfill(nil)
+    }
+
+    @Test("proportions are clamped to 0...1, NaN is ignored, nothing is reported after settling")
+    func badReports() async throws {
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        let queue = DispatchQueue(label: "qx.progress.bad")
+        let reports = Recorder<Double>()
+        try await waitUntil { done in
+            promise.progress(on: queue) { proportion, _ in
+                reports.record(proportion)
+                if reports.count == 2 { done() }
+            }
+            resolver.progress(.nan)
+            resolver.progress(-1)
+            resolver.progress(7)
+        }
+        resolver.fulfill(1)
+        resolver.progress(0.5)
+        #expect(promise.properties.progress?.proportion == 1)
+        // Draining the handler's queue shows that nothing else arrived.
+        queue.sync {}
+        #expect(reports.all == [0, 1])
+    }
+}

@@ -1,0 +1,174 @@
+import Dispatch
+import PromiseInterface
+import QXPromises
+import TestSupport
+import Testing
+
+/// The core: creation, settling once, the observable keys, the resolution procedure, chaining by
+/// observation and the callback queue.
+@Suite("QX core")
+struct QXPromiseTests {
+    @Test("the work runs at once, on the calling thread, and its fulfil settles the promise")
+    func workRunsAtOnce() async throws {
+        let ran = Recorder<Bool>()
+        let promise = QXPromise { fulfill, _ in
+            ran.record(true)
+            fulfill(1)
+        }
+        #expect(ran.all == [true])
+        #expect(promise.state == .fulfilled)
+        #expect(promise.properties.value as? Int == 1)
+        #expect(try await value(of: promise) as? Int == 1)
+    }
+
+    @Test("a promise settles once; later fulfil and reject calls are ignored")
+    func settlesOnce() async throws {
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        #expect(promise.state == .pending)
+        resolver.fulfill(1)
+        resolver.fulfill(2)
+        resolver.reject(TestError())
+        #expect(try await value(of: promise) as? Int == 1)
+
+        let (rejected, rejecter) = QXPromise.pending(on: .global())
+        rejecter.reject(TestError(3))
+        rejecter.fulfill(4)
+        #expect(rejected.error as? TestError == TestError(3))
+        #expect(rejected.state == .rejected)
+    }
+
+    @Test("a throw from the work rejects")
+    func workThrows() async throws {
+        let promise = QXPromise(on: .global()) { _, _ in throw TestError(5) }
+        #expect(try await error(of: promise) as? TestError == TestError(5))
+    }
+
+    @Test("settling announces value (or error) before state, so a state observer can read it")
+    func valueBeforeState() {
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        let seen = Recorder<String>()
+        let tokens = [
+            promise.observe(\.value, options: [.new]) { _, _ in seen.record("value") },
+            promise.observe(\.state, options: [.new]) { promise, change in
+                seen.record("state \(change.newValue!) value \(promise.properties.value as? Int ?? -1)")
+            },
+        ]
+        resolver.fulfill(6)
+        #expect(seen.all == ["value", "state fulfilled value 6"])
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("resolving with a pending promise observes its state key, and the observer removes itself")
+    func followsByObservation() async throws {
+        let (source, sourceResolver) = QXPromise.pending(on: .global())
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        #expect(source.observationCenter.observerCount == 0)
+        resolver.fulfill(source)
+        #expect(source.observationCenter.observerCount == 1)
+        #expect(promise.state == .pending)
+        sourceResolver.fulfill(7)
+        #expect(try await value(of: promise) as? Int == 7)
+        #expect(source.observationCenter.observerCount == 0)
+    }
+
+    @Test("a promise that follows an already-settled promise settles (the article's KVO never fired)")
+    func followsSettledPromise() async throws {
+        let settled = QXPromise(fulfilledWith: 8)
+        let promise = QXPromise(on: .global()) { fulfill, _ in fulfill(settled) }
+        #expect(try await value(of: promise) as? Int == 8)
+        let rejected = QXPromise(on: .global()) { fulfill, _ in fulfill(QXPromise(rejectedWith: TestError(9))) }
+        #expect(try await error(of: rejected) as? TestError == TestError(9))
+    }
+
+    @Test("resolving a promise with itself rejects with the cycle error")
+    func resolveWithItself() async throws {
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        resolver.fulfill(promise)
+        #expect(try await error(of: promise) as? QXPromiseError == .cycle)
+    }
+
+    @Test("a then block that returns its own promise rejects it with the cycle error")
+    func thenReturningItself() async throws {
+        let holder = Recorder<QXPromise>()
+        let (source, resolver) = QXPromise.pending(on: .global())
+        let link = source.then(on: .global()) { _ in holder.all[0] }
+        holder.record(link)
+        resolver.fulfill(1)
+        #expect(try await error(of: link) as? QXPromiseError == .cycle)
+    }
+
+    @Test("resolving with a foreign thenable assimilates it; only its first call counts")
+    func resolveWithThenable() async throws {
+        let thenable = ScriptThenable { resolve, reject in
+            resolve(10)
+            resolve(11)
+            reject(TestError())
+            throw TestError(99)
+        }
+        let promise = QXPromise(on: .global()) { fulfill, _ in fulfill(thenable) }
+        #expect(try await value(of: promise) as? Int == 10)
+        #expect(thenable.calls == 1)
+
+        let throwing = QXPromise(on: .global()) { fulfill, _ in fulfill(ScriptThenable { _, _ in throw TestError(12) })
+        }
+        #expect(try await error(of: throwing) as? TestError == TestError(12))
+    }
+
+    @Test("blocks run on the link's queue, never before then returns")
+    func callbackQueue() async throws {
+        let queue = TaggedQueue("qx.callbacks")
+        let settled = QXPromise(fulfilledWith: 1)
+        let thenReturned = Recorder<Bool>()
+        let observations = Recorder<String>()
+        try await waitUntil { done in
+            queue.queue.sync {
+                settled.then(on: queue.queue) { value in
+                    observations.record("queue \(queue.isCurrent), after then \(!thenReturned.all.isEmpty)")
+                    done()
+                    return value
+                }
+                thenReturned.record(true)
+            }
+        }
+        #expect(observations.all == ["queue true, after then true"])
+    }
+
+    @Test("a dropped pending promise whose resolver is gone is freed")
+    func droppedPendingPromise() async throws {
+        var promise: QXPromise? = QXPromise { _, _ in }
+        let weakPromise = Weak(promise)
+        promise = nil
+        try await eventually("the promise to be freed") { weakPromise.object == nil }
+    }
+
+    @Test("the shared protocol's state mirrors the observable keys")
+    func currentState() {
+        #expect(QXPromise.pending().promise.currentState.isPending)
+        #expect(QXPromise(fulfilledWith: 3).currentState.value.flatMap { $0 as? Int } == 3)
+        #expect(QXPromise(rejectedWith: TestError(1)).currentState.error as? TestError == TestError(1))
+        #expect(QXPromise.isCycleError(QXPromiseError.cycle))
+        #expect(!QXPromise.isCycleError(TestError()))
+        #expect(QXPromiseError.cycle.description.contains("itself"))
+        #expect(QXPromiseError.invalidArgument("x").description.contains("x"))
+    }
+}
+
+/// A foreign thenable driven by a script, counting how often `then` is called.
+final class ScriptThenable: Thenable {
+    typealias Script =
+        @Sendable (
+            @escaping @Sendable (PromiseValue) -> Void,
+            @escaping @Sendable (any Error) -> Void
+        ) throws -> Void
+    private let script: Script
+    private let callCount = Recorder<Int>()
+    init(_ script: @escaping Script) { self.script = script }
+    var calls: Int { callCount.count }
+    func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws {
+        callCount.record(1)
+        try script(resolvePromise, rejectPromise)
+    }
+}

@@ -1,0 +1,39 @@
+import PromiseInterface
+import QXPromises
+import TestSupport
+import Testing
+
+/// QX-specific helpers over the shared `TestSupport` library. Every wait has a timeout.
+
+/// Waits for `promise` to settle, at most `timeout`; needs no queue to be serviced.
+func outcome(of promise: QXPromise, timeout: Duration = .seconds(5)) async throws -> Result<PromiseValue, any Error> {
+    try await awaitCompletion("a promise", timeout: timeout) { complete in
+        Task {
+            do {
+                complete(.success(.success(try await promise.value)))
+            } catch {
+                complete(.success(.failure(error)))
+            }
+        }
+    }
+}
+
+/// The value of `promise`, or a thrown error if it was rejected or timed out.
+func value(of promise: QXPromise, timeout: Duration = .seconds(5)) async throws -> PromiseValue {
+    try await outcome(of: promise, timeout: timeout).get()
+}
+
+/// The error `promise` was rejected with; records an issue if it was fulfilled.
+func error(
+    of promise: QXPromise,
+    timeout: Duration = .seconds(5),
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> (any Error)? {
+    switch try await outcome(of: promise, timeout: timeout) {
+    case .success(let value):
+        Issue.record("expected a rejection, got \(String(describing: value))", sourceLocation: sourceLocation)
+        return nil
+    case .failure(let error):
+        return error
+    }
+}

@@ -1,0 +1,162 @@
+import PromiseInterface
+
+/// The observable properties of one object and their observers: what KVO keeps for an
+/// `NSObject` behind the scenes.
+///
+/// A ``QXObservable`` object owns one center, made with the properties' initial values. The center
+/// is all the machinery: the object's ``QXObservable`` methods forward to it.
+///
+/// ## Threading
+/// One lock (a ``PromiseInterface/PromiseMutex``) guards the properties and the observer list. A
+/// change stores the value and takes a snapshot of the observers under the lock, then delivers the
+/// notifications after releasing it, in a loop over the snapshot; so handlers never run under the
+/// lock, may re-enter the center, and an observer added from another thread is either in the
+/// snapshot (and was registered, with its `.initial` value read, before the change) or sees the
+/// new value in its `.initial` notification: it cannot miss the change.
+public final class QXObservationCenter<Object: AnyObject & Sendable, Properties: Sendable>: Sendable {
+    /// What one notification is about, before each observer picks out its own key path.
+    enum Event {
+        case initial(Properties)
+        case prior(old: Properties)
+        case setting(old: Properties, new: Properties)
+    }
+
+    /// One observer.
+    struct Entry: Sendable {
+        let keyPath: any AnyKeyPath & Sendable
+        let options: QXObservingOptions
+        let flag: QXObservationFlag
+        /// Turns an event into the observer's typed change and calls its handler.
+        let deliver: @Sendable (Object, Event) -> Void
+    }
+
+    struct Registry {
+        var properties: Properties
+        /// In registration order. Invalidated entries are skipped at once (their flag) and
+        /// compacted away later, so removing an observer costs amortised O(1).
+        var entries: [Entry] = []
+        var inactiveCount = 0
+
+        /// Counts one more invalidated entry; when they are more than half, compacts them away
+        /// and returns them, to be freed after the lock (their handlers may hold anything,
+        /// including tokens of this center, whose `deinit` takes the lock).
+        mutating func noteInactive() -> [Entry] {
+            inactiveCount += 1
+            guard inactiveCount * 2 > entries.count else { return [] }
+            inactiveCount = 0
+            var kept: [Entry] = []
+            var removed: [Entry] = []
+            kept.reserveCapacity(entries.count)
+            for entry in entries {
+                if entry.flag.isActive { kept.append(entry) } else { removed.append(entry) }
+            }
+            entries = kept
+            return removed
+        }
+    }
+
+    /// Guards the properties and the observers.
+    private let registry: PromiseMutex<Registry>
+
+    /// Makes a center holding `properties`, with no observers.
+    public init(_ properties: Properties) {
+        registry = PromiseMutex(Registry(properties: properties))
+    }
+
+    /// A snapshot of every property.
+    public var properties: Properties {
+        registry.withLock { $0.properties }
+    }
+
+    /// The current value of one property.
+    public func value<Value: Sendable>(at keyPath: any KeyPath<Properties, Value> & Sendable) -> Value {
+        registry.withLock { $0.properties[keyPath: keyPath] }
+    }
+
+    /// How many observers are registered (for tests and reports).
+    public var observerCount: Int {
+        registry.withLock { registry in registry.entries.count { $0.flag.isActive } }
+    }
+
+    /// Registers an observer; see ``QXObservable/observe(_:options:changeHandler:)``.
+    func addObserver<Value: Sendable>(
+        of object: Object,
+        _ keyPath: any KeyPath<Properties, Value> & Sendable,
+        options: QXObservingOptions,
+        changeHandler: @escaping @Sendable (Object, QXObservedChange<Value>) -> Void
+    ) -> QXObservation {
+        let flag = QXObservationFlag()
+        let entry = Entry(keyPath: keyPath, options: options, flag: flag) { object, event in
+            // Checked again at delivery: an observer removed while a change is being delivered
+            // (by itself or by an earlier observer) must not be told any more.
+            guard flag.isActive else { return }
+            changeHandler(object, Self.change(at: keyPath, for: event, options: options))
+        }
+        let initial: Properties? = registry.withLock { registry in
+            registry.entries.append(entry)
+            return options.contains(.initial) ? registry.properties : nil
+        }
+        let observation = QXObservation(flag: flag) { [weak self] in self?.removeObserver() }
+        if let initial { entry.deliver(object, .initial(initial)) }
+        return observation
+    }
+
+    /// Sets one property and notifies its observers; see ``QXObservable/setObserved(_:to:)``.
+    func set<Value: Sendable>(
+        _ keyPath: any WritableKeyPath<Properties, Value> & Sendable,
+        to value: Value,
+        on object: Object
+    ) {
+        let anyKeyPath: AnyKeyPath = keyPath
+        let priors: (Properties, [Entry])? = registry.withLock { registry in
+            let observers = registry.entries.filter { $0.keyPath == anyKeyPath && $0.options.contains(.prior) }
+            return observers.isEmpty ? nil : (registry.properties, observers)
+        }
+        if let (old, observers) = priors {
+            for observer in observers { observer.deliver(object, .prior(old: old)) }
+        }
+        let (old, new, observers) = registry.withLock { registry in
+            let old = registry.properties
+            registry.properties[keyPath: keyPath] = value
+            return (old, registry.properties, registry.entries.filter { $0.keyPath == anyKeyPath })
+        }
+        for observer in observers { observer.deliver(object, .setting(old: old, new: new)) }
+    }
+
+    private func removeObserver() {
+        let removed = registry.withLock { $0.noteInactive() }
+        withExtendedLifetime(removed) {}
+    }
+
+    private static func change<Value: Sendable>(
+        at keyPath: KeyPath<Properties, Value>,
+        for event: Event,
+        options: QXObservingOptions
+    ) -> QXObservedChange<Value> {
+        let wantsOld = options.contains(.old)
+        let wantsNew = options.contains(.new)
+        switch event {
+        case .initial(let current):
+            return QXObservedChange(
+                kind: .initial,
+                isPrior: false,
+                oldValue: nil,
+                newValue: wantsNew ? current[keyPath: keyPath] : nil
+            )
+        case .prior(let old):
+            return QXObservedChange(
+                kind: .setting,
+                isPrior: true,
+                oldValue: wantsOld ? old[keyPath: keyPath] : nil,
+                newValue: nil
+            )
+        case .setting(let old, let new):
+            return QXObservedChange(
+                kind: .setting,
+                isPrior: false,
+                oldValue: wantsOld ? old[keyPath: keyPath] : nil,
+                newValue: wantsNew ? new[keyPath: keyPath] : nil
+            )
+        }
+    }
+}

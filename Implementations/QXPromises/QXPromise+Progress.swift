@@ -1,0 +1,91 @@
+public import Dispatch
+public import PromiseInterface
+
+/// A progress report: the original's `ProgressHandler(proportion, value)` arguments.
+public struct QXProgress: Sendable {
+    /// How far the work is, from 0 to 1.
+    public let proportion: Double
+    /// A partial value, if the work has one (say, the bytes so far).
+    public let value: PromiseValue
+
+    /// Makes a report.
+    public init(proportion: Double, value: PromiseValue) {
+        self.proportion = proportion
+        self.value = value
+    }
+}
+
+extension QXPromise {
+    /// Calls `handler` on `queue` with each progress report, until this promise settles.
+    ///
+    /// Progress is reported by the work (``QXResolver/progress(_:_:)``) into its promise's
+    /// observable `progress` key, and propagates down a chain: a link observes the `progress` key
+    /// of the promise it observes and republishes it. Forwarding is switched on lazily, for the
+    /// links between a promise with a handler and the head of its chain, so chains without
+    /// progress handlers pay nothing for it. Each forwarding step is a hop on the link's callback
+    /// queue (no recursion along the chain), so on a concurrent queue reports can arrive out of
+    /// order, and a report sent just before the work settles can arrive after the promise did.
+    ///
+    /// ```swift
+    /// download(url)
+    ///     .then { data in decode(data) }
+    ///     .progress { proportion, _ in bar.value = proportion }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - queue: Where `handler` runs.
+    ///   - handler: Called with the proportion (0...1) and the partial value.
+    /// - Returns: This promise, to keep chaining.
+    @discardableResult
+    public func progress(
+        on queue: DispatchQueue = defaultQueue,
+        _ handler: @escaping @Sendable (_ proportion: Double, _ value: PromiseValue) -> Void
+    ) -> QXPromise {
+        let observation = observe(\.progress, options: [.new]) { _, change in
+            guard let report = change.newValue ?? nil else { return }
+            queue.async { handler(report.proportion, report.value) }
+        }
+        guard machine.withLock({ $0.keep(observation) }) else {
+            observation.invalidate()
+            return self
+        }
+        startForwardingProgress()
+        return self
+    }
+
+    /// Switches progress forwarding on for this promise and each promise up the chain, in a loop.
+    private func startForwardingProgress() {
+        var link: QXPromise? = self
+        while let current = link {
+            guard let source = current.machine.withLock({ $0.startForwardingProgress() }) else { return }
+            current.subscribeToProgress(of: source)
+            link = source
+        }
+    }
+
+    /// Called when this promise starts following `source` and forwards progress.
+    func forwardProgress(from source: QXPromise) {
+        subscribeToProgress(of: source)
+        var link: QXPromise? = source
+        while let current = link {
+            guard let next = current.machine.withLock({ $0.startForwardingProgress() }) else { return }
+            current.subscribeToProgress(of: next)
+            link = next
+        }
+    }
+
+    private func subscribeToProgress(of source: QXPromise) {
+        let queue = callbackQueue
+        let observation = source.observe(\.progress, options: [.new]) { [weak self] _, change in
+            guard let self, let report = change.newValue ?? nil else { return }
+            queue.async { self.publishProgress(report.proportion, report.value) }
+        }
+        if !machine.withLock({ $0.keep(observation) }) { observation.invalidate() }
+    }
+
+    /// Stores a report in the `progress` key, which notifies its observers.
+    func publishProgress(_ proportion: Double, _ value: PromiseValue) {
+        guard !proportion.isNaN, !machine.withLock({ $0.isSettled }) else { return }
+        setObserved(\.progress, to: QXProgress(proportion: min(max(proportion, 0), 1), value: value))
+    }
+}

@@ -1,0 +1,44 @@
+public import Dispatch
+import PromiseInterface
+
+extension QXPromise {
+    /// Runs `block` with the value when this promise is fulfilled; a rejection passes through.
+    ///
+    /// The article's `then`: a new promise is made whose work resolves it with this promise, so it
+    /// observes this promise's `state` key and stores `block` as its `thenBlock`. What `block`
+    /// returns resolves the new promise: a ``QXPromise`` is observed in turn, a thenable is
+    /// assimilated, anything else fulfils; a throw rejects.
+    ///
+    /// ```swift
+    /// QXPromise(fulfilledWith: 21).then { ($0 as! Int) * 2 }.then { print($0!) }   // 42
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - queue: Where `block` runs, asynchronously, never before `then` returns.
+    ///   - block: Maps the value.
+    /// - Returns: The new promise; it keeps itself alive until it settles.
+    @discardableResult
+    public func then(on queue: DispatchQueue = defaultQueue, _ block: @escaping QXThenBlock) -> QXPromise {
+        chain(on: queue, thenBlock: block, catchBlock: nil)
+    }
+
+    /// Makes a link that observes this promise and runs `thenBlock` or `catchBlock` when it
+    /// settles (either may be `nil`: that outcome passes through). Every operator is built on it.
+    ///
+    /// - Parameters:
+    ///   - queue: The link's callback queue, where the blocks run.
+    ///   - thenBlock: Run with the value if this promise is fulfilled.
+    ///   - catchBlock: Run with the error if this promise is rejected.
+    /// - Returns: The link.
+    public func chain(
+        on queue: DispatchQueue = defaultQueue,
+        thenBlock: QXThenBlock?,
+        catchBlock: QXCatchBlock?
+    ) -> QXPromise {
+        let link = QXPromise(pendingOn: queue, blocks: QXBlocks(thenBlock: thenBlock, catchBlock: catchBlock))
+        // As in the article: the link's work resolves it with the previous promise, which makes
+        // it observe that promise's state.
+        QXResolver(link).fulfill(self)
+        return link
+    }
+}
