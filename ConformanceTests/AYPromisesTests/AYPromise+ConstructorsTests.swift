@@ -8,13 +8,23 @@ import Testing
 struct AYConstructorsTests {
     @Test("withResolve runs its block on the main queue, never on the caller's stack")
     func withResolveOnMain() async throws {
+        // Called from a main-queue block: a synchronous call would record "after return:false";
+        // the queued block cannot run before this one ends, whatever the load.
         let returned = Recorder<Bool>()
         let seen = Recorder<String>()
-        let promise = AYPromise.withResolve { resolve in
-            seen.record("main:\(MainQueue.isCurrent) after return:\(returned.all == [true])")
-            resolve("aaa")
+        let promise = try await awaitCompletion("withResolve on the main queue") { complete in
+            DispatchQueue.main.async {
+                defer { returned.record(true) }
+                complete(
+                    .success(
+                        AYPromise.withResolve { resolve in
+                            seen.record("main:\(MainQueue.isCurrent) after return:\(returned.all == [true])")
+                            resolve("aaa")
+                        }
+                    )
+                )
+            }
         }
-        returned.record(true)
         #expect(try await value(of: promise) as? String == "aaa")
         #expect(seen.all == ["main:true after return:true"])
     }

@@ -98,10 +98,14 @@ struct AYThenTests {
 
     @Test("a block never runs before then returns, even on a settled promise")
     func neverSynchronous() async throws {
+        // `thenOn` is called on the block's own serial queue: a synchronous block would see
+        // `returned` empty; a queued one cannot run before this block ends, whatever the load.
         let returned = Recorder<Bool>()
         let queue = TaggedQueue("ay.async")
-        let promise = AYPromise.resolve(1).thenOn(queue.queue) { _ in returned.all == [true] }
-        returned.record(true)
+        let promise = queue.queue.sync {
+            defer { returned.record(true) }
+            return AYPromise.resolve(1).thenOn(queue.queue) { _ in returned.all == [true] }
+        }
         #expect(try await value(of: promise) as? Bool == true)
     }
 }

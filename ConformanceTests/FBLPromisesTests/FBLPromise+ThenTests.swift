@@ -70,9 +70,14 @@ struct FBLThenTests {
 
     @Test("then's callback never runs before then returns")
     func asynchronous() async throws {
+        // `then` is called on the callback's own serial queue: a synchronous callback would see
+        // `returned` empty; a queued one cannot run before this block ends, whatever the load.
+        let queue = TaggedQueue("fbl.then.async")
         let returned = Recorder<Bool>()
-        let promise = FBLPromise(1).then(on: .global()) { value -> Bool in returned.all == [true] }
-        returned.record(true)
+        let promise = queue.queue.sync {
+            defer { returned.record(true) }
+            return FBLPromise(1).then(on: queue.queue) { _ -> Bool in returned.all == [true] }
+        }
         #expect(try await value(of: promise))
     }
 
