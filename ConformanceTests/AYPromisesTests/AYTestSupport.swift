@@ -8,7 +8,9 @@ import Testing
 // that never settles fails its test instead of stalling the run.
 
 /// Waits for `promise` to settle, at most `timeout`; needs no queue to be serviced.
-func outcome(of promise: AYPromise, timeout: Duration = .seconds(5)) async throws -> Result<PromiseValue, any Error> {
+func outcome(
+    of promise: AYPromise, timeout: Duration = defaultTestTimeout
+) async throws -> Result<PromiseValue, any Error> {
     try await awaitCompletion("an AY promise", timeout: timeout) { complete in
         Task {
             do {
@@ -21,14 +23,14 @@ func outcome(of promise: AYPromise, timeout: Duration = .seconds(5)) async throw
 }
 
 /// The value of `promise`, or a thrown error if it was rejected or timed out.
-func value(of promise: AYPromise, timeout: Duration = .seconds(5)) async throws -> PromiseValue {
+func value(of promise: AYPromise, timeout: Duration = defaultTestTimeout) async throws -> PromiseValue {
     try await outcome(of: promise, timeout: timeout).get()
 }
 
 /// The error `promise` was rejected with; records an issue if it was fulfilled.
 func error(
     of promise: AYPromise,
-    timeout: Duration = .seconds(5),
+    timeout: Duration = defaultTestTimeout,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> (any Error)? {
     switch try await outcome(of: promise, timeout: timeout) {

@@ -8,7 +8,7 @@ import Testing
 /// Waits for `promise` to settle, at most `timeout`; needs no queue to be serviced.
 func outcome<Value: Sendable>(
     of promise: FBLPromise<Value>,
-    timeout: Duration = .seconds(5)
+    timeout: Duration = defaultTestTimeout
 ) async throws -> Result<Value, any Error> {
     try await awaitCompletion("a promise", timeout: timeout) { complete in
         Task {
@@ -22,14 +22,15 @@ func outcome<Value: Sendable>(
 }
 
 /// The value of `promise`, or a thrown error if it was rejected or timed out.
-func value<Value: Sendable>(of promise: FBLPromise<Value>, timeout: Duration = .seconds(5)) async throws -> Value {
+func value<Value: Sendable>(of promise: FBLPromise<Value>, timeout: Duration = defaultTestTimeout) async throws -> Value
+{
     try await outcome(of: promise, timeout: timeout).get()
 }
 
 /// The error `promise` was rejected with; records an issue if it was fulfilled.
 func error<Value: Sendable>(
     of promise: FBLPromise<Value>,
-    timeout: Duration = .seconds(5),
+    timeout: Duration = defaultTestTimeout,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> (any Error)? {
     switch try await outcome(of: promise, timeout: timeout) {

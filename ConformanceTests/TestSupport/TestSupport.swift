@@ -5,6 +5,13 @@ import PromiseInterface
 // Helpers shared by every design's tests. Every wait has a timeout, so a promise or task that never
 // settles fails its test instead of stalling the run.
 
+/// How long a test waits for something that should happen at once, before it fails.
+///
+/// Generous on purpose: the whole suite runs in parallel on as few as two cores, next to tests that
+/// keep the main queue busy for seconds (100,000-link chains) and, in CI, under ThreadSanitizer. A
+/// timeout only bounds how long a *failing* test takes; it never makes a passing test slower.
+public let defaultTestTimeout: Duration = .seconds(30)
+
 /// Thrown when a wait runs out of time.
 public struct TimedOut: Error, CustomStringConvertible {
     public let what: String
@@ -25,7 +32,7 @@ public struct TestError: Error, Equatable, CustomStringConvertible {
 /// ignored (tests that care count calls with a ``Recorder``).
 public func awaitCompletion<Value: Sendable>(
     _ what: String = "a completion",
-    timeout: Duration = .seconds(5),
+    timeout: Duration = defaultTestTimeout,
     _ body: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
 ) async throws -> Value {
     let wait = OneShot<Value>()
@@ -41,7 +48,7 @@ public func awaitCompletion<Value: Sendable>(
 /// Waits for `body` to call `done` (at least once), within `timeout`.
 public func waitUntil(
     _ what: String = "a callback",
-    timeout: Duration = .seconds(5),
+    timeout: Duration = defaultTestTimeout,
     _ body: (@escaping @Sendable () -> Void) -> Void
 ) async throws {
     let _: Void = try await awaitCompletion(what, timeout: timeout) { complete in
@@ -53,7 +60,7 @@ public func waitUntil(
 /// with no signal to wait for, such as an object having been freed.
 public func eventually(
     _ what: String,
-    timeout: Duration = .seconds(5),
+    timeout: Duration = defaultTestTimeout,
     _ condition: @escaping @Sendable () -> Bool
 ) async throws {
     let clock = ContinuousClock()
