@@ -10,15 +10,7 @@ func outcome<Value: Sendable>(
     of promise: FBLPromise<Value>,
     timeout: Duration = defaultTestTimeout
 ) async throws -> Result<Value, any Error> {
-    try await awaitCompletion("a promise", timeout: timeout) { complete in
-        Task {
-            do {
-                complete(.success(.success(try await promise.value())))
-            } catch {
-                complete(.success(.failure(error)))
-            }
-        }
-    }
+    try await awaitOutcome(timeout: timeout) { try await promise.value() }
 }
 
 /// The value of `promise`, or a thrown error if it was rejected or timed out.

@@ -45,6 +45,27 @@ public func awaitCompletion<Value: Sendable>(
     }
 }
 
+/// Waits for an asynchronous result, such as a promise's `value`, at most `timeout`, and tells
+/// how it ended; throws ``TimedOut`` if it did not end in time.
+///
+/// The result is awaited in a separate task, so a promise that never settles cannot hold the test
+/// past the timeout.
+public func awaitOutcome<Value: Sendable>(
+    _ what: String = "a promise",
+    timeout: Duration = defaultTestTimeout,
+    of result: @escaping @Sendable () async throws -> Value
+) async throws -> Result<Value, any Error> {
+    try await awaitCompletion(what, timeout: timeout) { complete in
+        Task {
+            do {
+                complete(.success(.success(try await result())))
+            } catch {
+                complete(.success(.failure(error)))
+            }
+        }
+    }
+}
+
 /// Waits for `body` to call `done` (at least once), within `timeout`.
 public func waitUntil(
     _ what: String = "a callback",
