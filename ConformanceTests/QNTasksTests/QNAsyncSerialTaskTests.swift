@@ -260,6 +260,34 @@ struct QNAsyncSerialTaskTests {
         #expect(fractions.all == [0.25, 0.5, 0.75, 1.0])
     }
 
+    @Test("cancelling the Swift Task awaiting a 100,000-deep nest of serial tasks cancels every level, flat")
+    func cancelDeepNest() async throws {
+        let depth = 100_000
+        let queue = DispatchQueue(label: "qn.serial.nest")
+        let launched = Signal()
+        let innermost = QNAsyncManualTask<Int>(taskID: "innermost") { _ in launched.fire() }
+        var levels: [QNAsyncSerialTask<Int>] = []
+        levels.reserveCapacity(depth)
+        var inner: QNAsyncTask<Int> = innermost
+        for _ in 0..<depth {
+            let child = inner
+            let level = QNAsyncSerialTask<Int>(
+                queue: queue, buildBlocks: [{ _ in .required(child) }], resultGenerate: { $0.count })
+            levels.append(level)
+            inner = level
+        }
+        let outer = inner
+        let waiter = Task { try await outer.value }
+        // Each level registers its cancellation handler before starting the level inside it, so
+        // once the innermost task has started every level can reach the next.
+        try await launched.fired()
+        // The bridge cancels the outer level; each level's handler cancels the one inside it.
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(innermost.state == .cancelled)
+        #expect(levels.allSatisfy { $0.state == .cancelled })
+    }
+
     @Test("a 100,000-step serial task runs without growing the stack, and is freed")
     func longSerialTask() async throws {
         let steps = 100_000

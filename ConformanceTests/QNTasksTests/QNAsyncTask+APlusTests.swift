@@ -129,6 +129,35 @@ struct QNAPlusTests {
         try await eventually("the chain is freed", timeout: .seconds(120)) { weakLast.object == nil }
     }
 
+    @Test("cancelling the tail of a 100,000-link pending chain cancels every link, with a flat stack")
+    func cancelLongChain() async throws {
+        let links = 100_000
+        let root = QNPromise.deferred()
+        var chain: [QNPromise] = [root.promise]
+        chain.reserveCapacity(links + 1)
+        for _ in 0..<links {
+            chain.append(chain[chain.count - 1].then(onFulfilled: nil, onRejected: nil))
+        }
+        // Each link registers on the previous one in its first step, queued on the main queue by
+        // `then`: one main-queue hop after the loop comes after all of them.
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        #expect(chain.allSatisfy { $0.state == .running })
+        // Each link's cancellation handler cancels the link before it: run inline, this would
+        // nest 100,000 cancels.
+        chain[chain.count - 1].cancel()
+        #expect(chain.allSatisfy { $0.state == .cancelled })
+        // As documented, a cancelled task seen as a promise is rejected with CancellationError,
+        // and a late resolve of the root changes nothing.
+        root.resolve(1)
+        #expect(chain.allSatisfy { $0.currentState.error is CancellationError })
+        guard case .failure(let error) = try await settled(chain[chain.count - 1]) else {
+            Issue.record("fulfilled")
+            return
+        }
+        #expect(error is CancellationError)
+        #expect(chain[0].state == .cancelled)
+    }
+
     @Test("a dropped 100,000-link pending chain is freed without overflowing the stack")
     func droppedPendingChain() async throws {
         var root: Deferred<QNPromise>? = QNPromise.deferred()
