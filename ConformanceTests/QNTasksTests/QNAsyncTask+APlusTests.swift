@@ -17,6 +17,27 @@ private func settled(
     }
 }
 
+/// A foreign thenable that hands its value over only when told to.
+private final class LateThenable: Thenable {
+    private let waiting = Recorder<@Sendable (PromiseValue) -> Void>()
+    private let value: Int
+
+    init(_ value: Int) { self.value = value }
+
+    func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) {
+        waiting.record(resolvePromise)
+    }
+
+    var isWaiting: Bool { waiting.count > 0 }
+
+    func fulfil() {
+        for resolve in waiting.all { resolve(value) }
+    }
+}
+
 /// The shared-protocol adaptation beyond what the A+ suite covers.
 @Suite("QN shared protocol")
 struct QNAPlusTests {
@@ -69,6 +90,35 @@ struct QNAPlusTests {
             return
         }
         #expect(error is CancellationError)
+    }
+
+    @Test("deferred: resolving with a pending task, then rejecting: the task's outcome wins")
+    func deferredResolveTaskThenReject() async throws {
+        let task = QNAsyncManualTask<Int>()
+        let deferred = QNPromise.deferred()
+        deferred.resolve(task)
+        deferred.reject(TestError(1))
+        deferred.resolve(2)
+        // Let any (wrong) later call settle the promise before the task finishes.
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        #expect(deferred.promise.currentState.isPending)
+        task.succeed(5)
+        #expect(try await settled(deferred.promise).get() as? Int == 5)
+    }
+
+    @Test("deferred: resolving with a pending thenable, then with a value: the thenable's value wins")
+    func deferredResolveThenableThenValue() async throws {
+        let thenable = LateThenable(7)
+        let deferred = QNPromise.deferred()
+        deferred.resolve(thenable)
+        deferred.resolve(1)
+        deferred.reject(TestError(1))
+        // The thenable is called in a main-queue hop.
+        try await eventually("the thenable is called", timeout: qnTimeout) { thenable.isWaiting }
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        #expect(deferred.promise.currentState.isPending)
+        thenable.fulfil()
+        #expect(try await settled(deferred.promise).get() as? Int == 7)
     }
 
     @Test("a QN task is a thenable: adopting it starts it")
