@@ -167,7 +167,9 @@ struct QNAsyncSerialTaskTests {
         #expect(reports.all == ["cancelled"])
     }
 
-    @Test("cancel racing the steps of a serial task: reported once, and no sub-task starts after cancel returns")
+    @Test(
+        "cancel racing the steps of a serial task: reported once; after cancel returns at most one call already past its check"
+    )
     func cancelRacesSteps() async throws {
         let rounds = 500
         let steps = 6
@@ -176,6 +178,7 @@ struct QNAsyncSerialTaskTests {
             let events = Recorder<String>()
             let build: QNAsyncSerialTask<Int>.BuildBlock = { previous in
                 let index = (previous?.index ?? -1) + 1
+                events.record("build \(index)")
                 return .required(
                     QNAsyncBlockTask<Int> { _ in
                         events.record("work \(index)")
@@ -186,7 +189,11 @@ struct QNAsyncSerialTaskTests {
             let task = QNAsyncSerialTask<Int>(
                 queue: .global(),
                 buildBlocks: Array(repeating: build, count: steps),
-                resultGenerate: { $0.count }
+                progressMonitor: { subState in events.record("monitor \(subState.index)") },
+                resultGenerate: { subStates in
+                    events.record("generate")
+                    return subStates.count
+                }
             )
             let reports = Recorder<String>()
             let finished = Signal()
@@ -209,7 +216,9 @@ struct QNAsyncSerialTaskTests {
             outcomes.record("\(reports.all.first ?? "none") after \(all.filter { $0.hasPrefix("work") }.count) steps")
             let cancelIndex = try #require(all.firstIndex(of: "cancel returned"))
             if reports.all == ["cancelled"] {
-                // Only work that had already passed its cancellation check may still record its start.
+                // Only the one call already past its check may still run: a sub-task's work, a
+                // build block (whose sub-task then never starts: no work follows), a monitor call
+                // or resultGenerate.
                 #expect(all[(cancelIndex + 1)...].count <= 1, "round \(round): \(all)")
             } else {
                 #expect(reports.all == ["succeeded"])
@@ -220,6 +229,18 @@ struct QNAsyncSerialTaskTests {
         print(
             "QN serial cancel race:",
             Dictionary(grouping: outcomes.all) { $0 }.mapValues(\.count).sorted { $0.key < $1.key })
+    }
+
+    @Test("a build block that returns the serial task itself fails it with the cycle error")
+    func selfCycle() async throws {
+        let holder = Recorder<QNAsyncSerialTask<Int>>()
+        let task = QNAsyncSerialTask<Int>(
+            queue: .global(),
+            buildBlocks: [{ _ in .required(holder.all[0]) }],
+            resultGenerate: { $0.count }
+        )
+        holder.record(task)
+        #expect(try await outcome(of: task).error as? QNTaskError == .cycle)
     }
 
     @Test("cancel before start: no build block runs")
@@ -286,6 +307,27 @@ struct QNAsyncSerialTaskTests {
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(innermost.state == .cancelled)
         #expect(levels.allSatisfy { $0.state == .cancelled })
+    }
+
+    @Test("progress reaches 1 on success when a build block ends the list early, and for no blocks")
+    func progressCompletesOnEarlyEnd() async throws {
+        let queue = DispatchQueue(label: "qn.serial.progress.early")
+        let fractions = Recorder<Double>()
+        let early = QNAsyncSerialTask<Int>(
+            queue: .global(),
+            buildBlocks: [
+                { previous in .required(adding(1, to: previous)) }, { _ in nil }, { _ in nil }, { _ in nil },
+            ],
+            resultGenerate: { $0.count }
+        )
+        early.monitorProgress(on: queue) { fractions.record($0) }
+        #expect(try await outcome(of: early, on: queue).value == 1)
+        #expect(fractions.all == [0.25, 1.0])
+        let emptyFractions = Recorder<Double>()
+        let empty = QNAsyncSerialTask<Int>(queue: .global(), buildBlocks: [], resultGenerate: { $0.count })
+        empty.monitorProgress(on: queue) { emptyFractions.record($0) }
+        #expect(try await outcome(of: empty, on: queue).value == 0)
+        #expect(emptyFractions.all == [1.0])
     }
 
     @Test("a 100,000-step serial task runs without growing the stack, and is freed")
