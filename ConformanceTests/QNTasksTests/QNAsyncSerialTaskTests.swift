@@ -132,8 +132,11 @@ struct QNAsyncSerialTaskTests {
             task.onCancel { cleanups.record("middle cancelled") }
             running.fire()
         }
+        // One private serial queue for the steps and the report: a wrong next step (queued when
+        // `middle` is cancelled) or a second report would be queued on it before the check's hop.
+        let queue = DispatchQueue(label: "qn.serial.cancel")
         let task = QNAsyncSerialTask<Int>(
-            queue: .global(),
+            queue: queue,
             buildBlocks: [
                 { previous in
                     built.record(0)
@@ -152,7 +155,7 @@ struct QNAsyncSerialTaskTests {
         )
         let reports = Recorder<String>()
         let finished = Signal()
-        task.start(on: .global()) { outcome in
+        task.start(on: queue) { outcome in
             reports.record(outcome.name)
             finished.fire()
         }
@@ -162,7 +165,7 @@ struct QNAsyncSerialTaskTests {
         #expect(middle.state == .cancelled)
         #expect(cleanups.all == ["middle cancelled"])
         // Let any (wrong) next step get its chance on the serial task's queue.
-        try await waitUntil(timeout: qnTimeout) { done in after(hops: 5, on: .global()) { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in queue.async { done() } }
         #expect(built.all == [0, 1])
         #expect(reports.all == ["cancelled"])
     }
@@ -186,8 +189,11 @@ struct QNAsyncSerialTaskTests {
                     }
                 )
             }
+            // The steps and the report share a private serial queue, so the check's hop comes
+            // after a duplicated report or a wrong late step.
+            let queue = DispatchQueue(label: "qn.serial.race-\(round)")
             let task = QNAsyncSerialTask<Int>(
-                queue: .global(),
+                queue: queue,
                 buildBlocks: Array(repeating: build, count: steps),
                 progressMonitor: { subState in events.record("monitor \(subState.index)") },
                 resultGenerate: { subStates in
@@ -197,7 +203,7 @@ struct QNAsyncSerialTaskTests {
             )
             let reports = Recorder<String>()
             let finished = Signal()
-            task.start(on: .global()) { outcome in
+            task.start(on: queue) { outcome in
                 reports.record(outcome.name)
                 finished.fire()
             }
@@ -210,7 +216,7 @@ struct QNAsyncSerialTaskTests {
             }
             try await finished.fired()
             try await cancelled.fired()
-            try await waitUntil(timeout: qnTimeout) { done in after(hops: 3, on: .global()) { done() } }
+            try await waitUntil(timeout: qnTimeout) { done in queue.async { done() } }
             #expect(reports.count == 1)
             let all = events.all
             outcomes.record("\(reports.all.first ?? "none") after \(all.filter { $0.hasPrefix("work") }.count) steps")
