@@ -41,7 +41,7 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// any more) drops its callbacks without calling them, like a promise nobody resolves.
 public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: the only mutable state is `machine`, guarded by its PromiseMutex;
-    // subclasses add only immutable properties or state confined as they document.
+    // subclasses add only immutable properties or state guarded by a PromiseMutex of their own.
 
     typealias Observer = QNTaskObserver<Result>
 
@@ -237,8 +237,9 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// Reports how far the work has got, as a fraction from 0 to 1, to the monitors registered
     /// with ``monitorProgress(on:_:)``.
     ///
-    /// Values are clamped to 0...1; NaN is ignored. Reports are delivered only while the task
-    /// runs. Any thread may report.
+    /// Values are clamped to 0...1; NaN is ignored. Only reports made while the task runs are
+    /// delivered (each is dispatched to its monitor's queue, so one made just before the task
+    /// finished may arrive just after). Any thread may report.
     public final func reportProgress(_ fraction: Double) {
         guard !fraction.isNaN else { return }
         let clamped = min(max(fraction, 0), 1)
