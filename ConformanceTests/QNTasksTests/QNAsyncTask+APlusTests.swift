@@ -194,7 +194,10 @@ struct QNAPlusTests {
         #expect(chain.allSatisfy { $0.state == .running })
         // Each link's cancellation handler cancels the link before it: run inline, this would
         // nest 100,000 cancels.
+        let clock = ContinuousClock()
+        let start = clock.now
         chain[chain.count - 1].cancel()
+        print("QN cancel of a pending 100,000-link then chain: \(clock.now - start)")
         #expect(chain.allSatisfy { $0.state == .cancelled })
         // As documented, a cancelled task seen as a promise is rejected with CancellationError,
         // and a late resolve of the root changes nothing.
