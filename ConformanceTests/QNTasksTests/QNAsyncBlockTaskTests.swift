@@ -23,7 +23,11 @@ struct QNAsyncBlockTaskTests {
         let started = Signal()
         let cancelled = Signal()
         let sawCancellation = Recorder<Bool>()
-        let task = QNAsyncBlockTask<Int> { task in
+        // Private serial queues for the work and the callbacks, so hops through them order the
+        // block's end and any duplicated report before the checks.
+        let work = DispatchQueue(label: "qn.block.work")
+        let callbacks = DispatchQueue(label: "qn.block.callbacks")
+        let task = QNAsyncBlockTask<Int>(queue: work) { task in
             started.fire()
             #expect(cancelled.wait())
             sawCancellation.record(task.isCancelled)
@@ -31,7 +35,7 @@ struct QNAsyncBlockTaskTests {
         }
         let reports = Recorder<String>()
         let finished = Signal()
-        task.start(on: .global()) { outcome in
+        task.start(on: callbacks) { outcome in
             reports.record(outcome.name)
             finished.fire()
         }
@@ -39,8 +43,10 @@ struct QNAsyncBlockTaskTests {
         task.cancel()
         cancelled.fire()
         try await finished.fired()
-        try await eventually("the block finished", timeout: qnTimeout) { sawCancellation.count == 1 }
-        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.global().async { done() } }
+        // The block (and its ignored `finish`) has ended once a hop through the work queue ran;
+        // a report it made would then be queued on the callback queue before the second hop.
+        try await waitUntil(timeout: qnTimeout) { done in work.async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in callbacks.async { done() } }
         #expect(sawCancellation.all == [true])
         #expect(reports.all == ["cancelled"])
         #expect(task.outcome?.isCancelled == true)

@@ -73,6 +73,34 @@ struct QNAsyncParallelTaskTests {
         }
     }
 
+    @Test("once started, the parallel task does not keep its sub-tasks alive, finished or never-finishing")
+    func releasesSubTasks() async throws {
+        var fast: QNAsyncBlockTask<Int>? = QNAsyncBlockTask { _ in 1 }
+        // Nobody holds what could complete it: only the parallel task could keep it alive.
+        var stuck: QNAsyncManualTask<Int>? = QNAsyncManualTask(taskID: "stuck")
+        let weakFast = Weak(fast)
+        let weakStuck = Weak(stuck)
+        let task = QNAsyncParallelTask(firstSuccessOf: [fast!, stuck!])
+        fast = nil
+        stuck = nil
+        #expect(try await outcome(of: task).value == 1)
+        try await eventually("the sub-tasks are freed", timeout: qnTimeout) {
+            weakFast.object == nil && weakStuck.object == nil
+        }
+        #expect(task.state == .succeeded)
+    }
+
+    @Test("a parallel task cancelled before it started lets go of its sub-tasks")
+    func releasesSubTasksWhenCancelledBeforeStart() async throws {
+        var sub: QNAsyncManualTask<Int>? = QNAsyncManualTask(taskID: "never started")
+        let weakSub = Weak(sub)
+        let task = QNAsyncParallelTask(all: [sub!])
+        sub = nil
+        task.cancel()
+        try await eventually("the sub-task is freed", timeout: qnTimeout) { weakSub.object == nil }
+        #expect(try await outcome(of: task).isCancelled)
+    }
+
     @Test("cancelling the parallel task cancels every running sub-task")
     func cancelAll() async throws {
         let cancelled = Recorder<Int>()

@@ -132,8 +132,11 @@ struct QNAsyncSerialTaskTests {
             task.onCancel { cleanups.record("middle cancelled") }
             running.fire()
         }
+        // One private serial queue for the steps and the report: a wrong next step (queued when
+        // `middle` is cancelled) or a second report would be queued on it before the check's hop.
+        let queue = DispatchQueue(label: "qn.serial.cancel")
         let task = QNAsyncSerialTask<Int>(
-            queue: .global(),
+            queue: queue,
             buildBlocks: [
                 { previous in
                     built.record(0)
@@ -152,7 +155,7 @@ struct QNAsyncSerialTaskTests {
         )
         let reports = Recorder<String>()
         let finished = Signal()
-        task.start(on: .global()) { outcome in
+        task.start(on: queue) { outcome in
             reports.record(outcome.name)
             finished.fire()
         }
@@ -162,12 +165,14 @@ struct QNAsyncSerialTaskTests {
         #expect(middle.state == .cancelled)
         #expect(cleanups.all == ["middle cancelled"])
         // Let any (wrong) next step get its chance on the serial task's queue.
-        try await waitUntil(timeout: qnTimeout) { done in after(hops: 5, on: .global()) { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in queue.async { done() } }
         #expect(built.all == [0, 1])
         #expect(reports.all == ["cancelled"])
     }
 
-    @Test("cancel racing the steps of a serial task: reported once, and no sub-task starts after cancel returns")
+    @Test(
+        "cancel racing the steps of a serial task: reported once; after cancel returns at most one call already past its check"
+    )
     func cancelRacesSteps() async throws {
         let rounds = 500
         let steps = 6
@@ -176,6 +181,7 @@ struct QNAsyncSerialTaskTests {
             let events = Recorder<String>()
             let build: QNAsyncSerialTask<Int>.BuildBlock = { previous in
                 let index = (previous?.index ?? -1) + 1
+                events.record("build \(index)")
                 return .required(
                     QNAsyncBlockTask<Int> { _ in
                         events.record("work \(index)")
@@ -183,14 +189,21 @@ struct QNAsyncSerialTaskTests {
                     }
                 )
             }
+            // The steps and the report share a private serial queue, so the check's hop comes
+            // after a duplicated report or a wrong late step.
+            let queue = DispatchQueue(label: "qn.serial.race-\(round)")
             let task = QNAsyncSerialTask<Int>(
-                queue: .global(),
+                queue: queue,
                 buildBlocks: Array(repeating: build, count: steps),
-                resultGenerate: { $0.count }
+                progressMonitor: { subState in events.record("monitor \(subState.index)") },
+                resultGenerate: { subStates in
+                    events.record("generate")
+                    return subStates.count
+                }
             )
             let reports = Recorder<String>()
             let finished = Signal()
-            task.start(on: .global()) { outcome in
+            task.start(on: queue) { outcome in
                 reports.record(outcome.name)
                 finished.fire()
             }
@@ -203,13 +216,15 @@ struct QNAsyncSerialTaskTests {
             }
             try await finished.fired()
             try await cancelled.fired()
-            try await waitUntil(timeout: qnTimeout) { done in after(hops: 3, on: .global()) { done() } }
+            try await waitUntil(timeout: qnTimeout) { done in queue.async { done() } }
             #expect(reports.count == 1)
             let all = events.all
             outcomes.record("\(reports.all.first ?? "none") after \(all.filter { $0.hasPrefix("work") }.count) steps")
             let cancelIndex = try #require(all.firstIndex(of: "cancel returned"))
             if reports.all == ["cancelled"] {
-                // Only work that had already passed its cancellation check may still record its start.
+                // Only the one call already past its check may still run: a sub-task's work, a
+                // build block (whose sub-task then never starts: no work follows), a monitor call
+                // or resultGenerate.
                 #expect(all[(cancelIndex + 1)...].count <= 1, "round \(round): \(all)")
             } else {
                 #expect(reports.all == ["succeeded"])
@@ -220,6 +235,18 @@ struct QNAsyncSerialTaskTests {
         print(
             "QN serial cancel race:",
             Dictionary(grouping: outcomes.all) { $0 }.mapValues(\.count).sorted { $0.key < $1.key })
+    }
+
+    @Test("a build block that returns the serial task itself fails it with the cycle error")
+    func selfCycle() async throws {
+        let holder = Recorder<QNAsyncSerialTask<Int>>()
+        let task = QNAsyncSerialTask<Int>(
+            queue: .global(),
+            buildBlocks: [{ _ in .required(holder.all[0]) }],
+            resultGenerate: { $0.count }
+        )
+        holder.record(task)
+        #expect(try await outcome(of: task).error as? QNTaskError == .cycle)
     }
 
     @Test("cancel before start: no build block runs")
@@ -258,6 +285,55 @@ struct QNAsyncSerialTaskTests {
         #expect(try await outcome(of: task, on: queue).value == 4)
         // Each report is queued before the next step starts, so all four precede the outcome.
         #expect(fractions.all == [0.25, 0.5, 0.75, 1.0])
+    }
+
+    @Test("cancelling the Swift Task awaiting a 100,000-deep nest of serial tasks cancels every level, flat")
+    func cancelDeepNest() async throws {
+        let depth = 100_000
+        let queue = DispatchQueue(label: "qn.serial.nest")
+        let launched = Signal()
+        let innermost = QNAsyncManualTask<Int>(taskID: "innermost") { _ in launched.fire() }
+        var levels: [QNAsyncSerialTask<Int>] = []
+        levels.reserveCapacity(depth)
+        var inner: QNAsyncTask<Int> = innermost
+        for _ in 0..<depth {
+            let child = inner
+            let level = QNAsyncSerialTask<Int>(
+                queue: queue, buildBlocks: [{ _ in .required(child) }], resultGenerate: { $0.count })
+            levels.append(level)
+            inner = level
+        }
+        let outer = inner
+        let waiter = Task { try await outer.value }
+        // Each level registers its cancellation handler before starting the level inside it, so
+        // once the innermost task has started every level can reach the next.
+        try await launched.fired()
+        // The bridge cancels the outer level; each level's handler cancels the one inside it.
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(innermost.state == .cancelled)
+        #expect(levels.allSatisfy { $0.state == .cancelled })
+    }
+
+    @Test("progress reaches 1 on success when a build block ends the list early, and for no blocks")
+    func progressCompletesOnEarlyEnd() async throws {
+        let queue = DispatchQueue(label: "qn.serial.progress.early")
+        let fractions = Recorder<Double>()
+        let early = QNAsyncSerialTask<Int>(
+            queue: .global(),
+            buildBlocks: [
+                { previous in .required(adding(1, to: previous)) }, { _ in nil }, { _ in nil }, { _ in nil },
+            ],
+            resultGenerate: { $0.count }
+        )
+        early.monitorProgress(on: queue) { fractions.record($0) }
+        #expect(try await outcome(of: early, on: queue).value == 1)
+        #expect(fractions.all == [0.25, 1.0])
+        let emptyFractions = Recorder<Double>()
+        let empty = QNAsyncSerialTask<Int>(queue: .global(), buildBlocks: [], resultGenerate: { $0.count })
+        empty.monitorProgress(on: queue) { emptyFractions.record($0) }
+        #expect(try await outcome(of: empty, on: queue).value == 0)
+        #expect(emptyFractions.all == [1.0])
     }
 
     @Test("a 100,000-step serial task runs without growing the stack, and is freed")

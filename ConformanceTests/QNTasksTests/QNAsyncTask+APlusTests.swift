@@ -17,6 +17,27 @@ private func settled(
     }
 }
 
+/// A foreign thenable that hands its value over only when told to.
+private final class LateThenable: Thenable {
+    private let waiting = Recorder<@Sendable (PromiseValue) -> Void>()
+    private let value: Int
+
+    init(_ value: Int) { self.value = value }
+
+    func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) {
+        waiting.record(resolvePromise)
+    }
+
+    var isWaiting: Bool { waiting.count > 0 }
+
+    func fulfil() {
+        for resolve in waiting.all { resolve(value) }
+    }
+}
+
 /// The shared-protocol adaptation beyond what the A+ suite covers.
 @Suite("QN shared protocol")
 struct QNAPlusTests {
@@ -69,6 +90,35 @@ struct QNAPlusTests {
             return
         }
         #expect(error is CancellationError)
+    }
+
+    @Test("deferred: resolving with a pending task, then rejecting: the task's outcome wins")
+    func deferredResolveTaskThenReject() async throws {
+        let task = QNAsyncManualTask<Int>()
+        let deferred = QNPromise.deferred()
+        deferred.resolve(task)
+        deferred.reject(TestError(1))
+        deferred.resolve(2)
+        // Let any (wrong) later call settle the promise before the task finishes.
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        #expect(deferred.promise.currentState.isPending)
+        task.succeed(5)
+        #expect(try await settled(deferred.promise).get() as? Int == 5)
+    }
+
+    @Test("deferred: resolving with a pending thenable, then with a value: the thenable's value wins")
+    func deferredResolveThenableThenValue() async throws {
+        let thenable = LateThenable(7)
+        let deferred = QNPromise.deferred()
+        deferred.resolve(thenable)
+        deferred.resolve(1)
+        deferred.reject(TestError(1))
+        // The thenable is called in a main-queue hop.
+        try await eventually("the thenable is called", timeout: qnTimeout) { thenable.isWaiting }
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        #expect(deferred.promise.currentState.isPending)
+        thenable.fulfil()
+        #expect(try await settled(deferred.promise).get() as? Int == 7)
     }
 
     @Test("a QN task is a thenable: adopting it starts it")
@@ -127,6 +177,38 @@ struct QNAPlusTests {
         print("QN 100,000-link then chain: \(clock.now - start)")
         promise = nil
         try await eventually("the chain is freed", timeout: .seconds(120)) { weakLast.object == nil }
+    }
+
+    @Test("cancelling the tail of a 100,000-link pending chain cancels every link, with a flat stack")
+    func cancelLongChain() async throws {
+        let links = 100_000
+        let root = QNPromise.deferred()
+        var chain: [QNPromise] = [root.promise]
+        chain.reserveCapacity(links + 1)
+        for _ in 0..<links {
+            chain.append(chain[chain.count - 1].then(onFulfilled: nil, onRejected: nil))
+        }
+        // Each link registers on the previous one in its first step, queued on the main queue by
+        // `then`: one main-queue hop after the loop comes after all of them.
+        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        #expect(chain.allSatisfy { $0.state == .running })
+        // Each link's cancellation handler cancels the link before it: run inline, this would
+        // nest 100,000 cancels.
+        let clock = ContinuousClock()
+        let start = clock.now
+        chain[chain.count - 1].cancel()
+        print("QN cancel of a pending 100,000-link then chain: \(clock.now - start)")
+        #expect(chain.allSatisfy { $0.state == .cancelled })
+        // As documented, a cancelled task seen as a promise is rejected with CancellationError,
+        // and a late resolve of the root changes nothing.
+        root.resolve(1)
+        #expect(chain.allSatisfy { $0.currentState.error is CancellationError })
+        guard case .failure(let error) = try await settled(chain[chain.count - 1]) else {
+            Issue.record("fulfilled")
+            return
+        }
+        #expect(error is CancellationError)
+        #expect(chain[0].state == .cancelled)
     }
 
     @Test("a dropped 100,000-link pending chain is freed without overflowing the stack")

@@ -34,10 +34,31 @@ struct QNConcurrencyTests {
         #expect(cleanups.count == 1)
     }
 
-    @Test("awaiting needs no queue to be serviced: the value is handed over on the finishing thread")
+    @Test("awaiting needs no queue to be serviced: the value arrives while the main queue is blocked")
     func noQueueNeeded() async throws {
-        let queue = TaggedQueue("qn.await")
-        let task = QNAsyncBlockTask<Int>(queue: queue.queue) { _ in 1 }
-        #expect(try await task.value == 1)
+        // Block the main queue (the default callback queue) until the value has arrived. The
+        // block is bounded, so a failing bridge cannot hang the test run; a passing one holds
+        // main only for the moment the value takes to arrive.
+        let mainBlocked = Signal()
+        let release = Signal()
+        DispatchQueue.main.async {
+            mainBlocked.fire()
+            _ = release.wait(seconds: 30)
+        }
+        defer { release.fire() }
+        try await mainBlocked.fired()
+        let task = QNAsyncManualTask<Int> { task in DispatchQueue.global().async { task.succeed(1) } }
+        // Shorter than the block: a value that needed the main queue would time out here.
+        let value = try await awaitCompletion("the value while the main queue is blocked", timeout: .seconds(20)) {
+            complete in
+            Task {
+                do {
+                    complete(.success(try await task.value))
+                } catch {
+                    complete(.failure(error))
+                }
+            }
+        }
+        #expect(value == 1)
     }
 }

@@ -126,17 +126,21 @@ struct QNAsyncTaskTests {
         let task = QNAsyncManualTask<Int>(taskID: "twice")
         task.onCancel { cleanups.record("cleanup") }
         let outcomes = Recorder<String>()
+        // A private serial queue: a duplicated callback would be queued on it before the check's
+        // hop, which therefore comes after it.
+        let callbacks = DispatchQueue(label: "qn.cancel-twice")
         try await waitUntil(timeout: qnTimeout) { done in
-            task.start(on: .global()) { outcome in
+            task.start(on: callbacks) { outcome in
                 outcomes.record(outcome.name)
                 done()
             }
             task.cancel()
             task.cancel()
         }
-        // One more hop on the callback queue lets a duplicated callback show up.
+        // One more hop on the callback queue, after every cancel returned, lets a duplicated
+        // callback show up.
         task.cancel()
-        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.global().async { done() } }
+        try await waitUntil(timeout: qnTimeout) { done in callbacks.async { done() } }
         #expect(outcomes.all == ["cancelled"])
         #expect(cleanups.all == ["cleanup"])
     }
@@ -167,8 +171,9 @@ struct QNAsyncTaskTests {
             let reports = Recorder<String>()
             let start = Signal()
             let finishedRacing = Recorder<Int>()
+            let callbacks = DispatchQueue(label: "qn.race-\(round)")
             try await waitUntil("round \(round)", timeout: qnTimeout) { done in
-                task.start(on: .global()) { outcome in
+                task.start(on: callbacks) { outcome in
                     reports.record(outcome.name)
                     done()
                 }
@@ -184,8 +189,9 @@ struct QNAsyncTaskTests {
                 start.fire()
             }
             try await eventually("both racers finished", timeout: qnTimeout) { finishedRacing.count == 2 }
-            // A hop on the callback queue gives a duplicated report the chance to show up.
-            try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.global().async { done() } }
+            // Both racers returned, so any report they made is queued on the private serial
+            // callback queue: a hop through it comes after a duplicated report.
+            try await waitUntil(timeout: qnTimeout) { done in callbacks.async { done() } }
             #expect(reports.count == 1)
             switch task.state {
             case .cancelled:

@@ -130,7 +130,9 @@ struct QNListLoaderTests {
             cache: FakeCache(items: ["c1"]), server: server, remoteIsOptional: false, events: events)
         let reports = Recorder<String>()
         try await waitUntil(timeout: qnTimeout) { done in
-            loader.start(on: .global()) { outcome in
+            // Reported on the loader's own serial queue (main), so the check's main-queue hop
+            // comes after a second report.
+            loader.start(on: .main) { outcome in
                 reports.record(outcome.name)
                 done()
             }

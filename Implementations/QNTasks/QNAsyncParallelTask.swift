@@ -1,4 +1,5 @@
 import Dispatch
+import PromiseInterface
 
 /// Sub-tasks run at once, finished by a policy: all of them, or the first success.
 ///
@@ -11,9 +12,13 @@ import Dispatch
 /// - ``init(taskID:firstSuccessOf:)``: succeeds with the first result to arrive; fails with
 ///   ``QNAllFailedError`` when every sub-task failed or was cancelled.
 ///
-/// As soon as the policy is decided, the sub-tasks still running are cancelled. Cancelling the
-/// parallel task cancels every sub-task. Starting it starts every sub-task (a sub-task already
-/// started elsewhere is only observed).
+/// As soon as the policy is decided, the sub-tasks still running are cancelled, *before* the
+/// outcome is reported: whoever observes the outcome finds the losers already cancelled.
+/// Cancelling the parallel task cancels every sub-task. Starting it starts every sub-task.
+///
+/// A sub-task already started elsewhere is not started again, only observed, but it is the
+/// parallel task's all the same: it is cancelled when the policy is decided without it or when the
+/// parallel task is cancelled. Hand a parallel task only sub-tasks it may cancel.
 ///
 /// ```swift
 /// let avatars = QNAsyncParallelTask(all: contacts.map { loadAvatar($0) })
@@ -21,36 +26,77 @@ import Dispatch
 /// ```
 ///
 /// ## Threading
-/// Sub-task outcomes are gathered on a private serial queue, so the bookkeeping needs no second
-/// lock; the task's own state is guarded by its one lock, as for every task.
+/// Sub-task outcomes are delivered to a private serial queue (a hop, never the finishing sub-task's
+/// stack); the bookkeeping they update is guarded by its own lock.
+///
+/// ## Lifetime
+/// The parallel task lets go of its sub-tasks once it has started them: each is kept alive by its
+/// own work, as any task is, and the parallel task keeps only weak references to cancel them. A
+/// sub-task nobody can complete any more is freed (and its outcome never comes), and a finished
+/// parallel task does not keep its sub-tasks alive.
 public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
-    // @unchecked Sendable: adds only an immutable property to QNAsyncTask (see there).
+    // @unchecked Sendable: the one mutable property it adds, the `launch` slot, is guarded by its
+    // PromiseMutex; the rest is QNAsyncTask's (see there).
 
-    private let launch: @Sendable (QNAsyncParallelTask<Result>) -> Void
+    typealias Launch = @Sendable (QNAsyncParallelTask<Result>) -> Void
 
-    init(taskID: String?, launch: @escaping @Sendable (QNAsyncParallelTask<Result>) -> Void) {
-        self.launch = launch
+    /// Starts the sub-tasks; holds them until then. A one-shot slot: emptied by `main()` (or by a
+    /// cancellation before the start), so the sub-tasks are not kept alive through the parallel
+    /// task.
+    private let launch: PromiseMutex<Launch?>
+
+    init(taskID: String?, launch: @escaping Launch) {
+        self.launch = PromiseMutex(launch)
         super.init(identifier: taskID)
+        // Cancelled before it started: `main()` never runs, so let go of the sub-tasks here.
+        onCancel { [weak self] in _ = self?.takeLaunch() }
     }
 
     override func main() {
-        launch(self)
+        takeLaunch()?(self)
     }
 
-    /// The bookkeeping of one run, confined to its serial `queue`.
-    fileprivate final class Gather<Element: Sendable>: @unchecked Sendable {
+    /// Empties the slot; the closure is returned so it is called or freed outside the lock.
+    private func takeLaunch() -> Launch? {
+        launch.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
+    }
+
+    /// The bookkeeping of one run.
+    fileprivate final class Gather<Element: Sendable>: Sendable {
+        struct State {
+            var values: [Element?]
+            var errors: [(any Error)?]
+            var remaining: Int
+            /// Set by the outcome that decides the policy; later outcomes are ignored.
+            var decided = false
+        }
+
+        /// Where the sub-tasks' outcomes are delivered.
         let queue = DispatchQueue(label: "QNAsyncParallelTask.gather")
-        var values: [Element?]
-        var errors: [(any Error)?]
-        var remaining: Int
-        /// Cancels each sub-task; weak, so a decided parallel task does not keep them alive.
+        /// Guards the results gathered so far and whether the policy is decided.
+        let state: PromiseMutex<State>
+        /// Cancels each sub-task; weak, so the parallel task does not keep them alive.
         let cancels: [@Sendable () -> Void]
 
         init(_ tasks: [QNAsyncTask<Element>]) {
-            values = Array(repeating: nil, count: tasks.count)
-            errors = Array(repeating: nil, count: tasks.count)
-            remaining = tasks.count
+            state = PromiseMutex(
+                State(
+                    values: Array(repeating: nil, count: tasks.count),
+                    errors: Array(repeating: nil, count: tasks.count),
+                    remaining: tasks.count
+                ))
             cancels = tasks.map { task in { [weak task] in task?.cancel() } }
+        }
+
+        /// Decides the policy; `true` for the first caller only.
+        func decide() -> Bool {
+            state.withLock { state in
+                defer { state.decided = true }
+                return !state.decided
+            }
         }
 
         func cancelAll() {
@@ -84,14 +130,25 @@ extension QNAsyncParallelTask {
                     observer: QNTaskObserver(queue: gather.queue) { outcome in
                         switch outcome {
                         case .succeeded(let value):
-                            gather.values[index] = value
-                            gather.remaining -= 1
-                            if gather.remaining == 0 {
-                                parallel.finish(.succeeded(gather.values.map { $0! }))
+                            let all = gather.state.withLock { state -> [Element]? in
+                                guard !state.decided else { return nil }
+                                state.values[index] = value
+                                state.remaining -= 1
+                                guard state.remaining == 0 else { return nil }
+                                state.decided = true
+                                return state.values.map { $0! }
                             }
+                            if let all { parallel.finish(.succeeded(all)) }
                         case .failed(let error):
-                            if parallel.finish(.failed(error)) { gather.cancelAll() }
+                            // The rest first, so the failure is observed with them cancelled.
+                            guard gather.decide() else { return }
+                            gather.cancelAll()
+                            parallel.finish(.failed(error))
                         case .cancelled:
+                            // Cancelled from outside (our own cancellations come after the
+                            // decision and are ignored). Cancelling the parallel task runs its
+                            // handler, which cancels the rest, before it reports.
+                            guard gather.decide() else { return }
                             parallel.cancel()
                         }
                     })
@@ -123,13 +180,20 @@ extension QNAsyncParallelTask {
                     observer: QNTaskObserver(queue: gather.queue) { outcome in
                         switch outcome {
                         case .succeeded(let value):
-                            if parallel.finish(.succeeded(value)) { gather.cancelAll() }
+                            // The rest first, so the success is observed with them cancelled.
+                            guard gather.decide() else { return }
+                            gather.cancelAll()
+                            parallel.finish(.succeeded(value))
                         case .failed, .cancelled:
-                            gather.errors[index] = outcome.result.failureError
-                            gather.remaining -= 1
-                            if gather.remaining == 0 {
-                                parallel.finish(.failed(QNAllFailedError(errors: gather.errors.compactMap { $0 })))
+                            let errors = gather.state.withLock { state -> [any Error]? in
+                                guard !state.decided else { return nil }
+                                state.errors[index] = outcome.result.failureError
+                                state.remaining -= 1
+                                guard state.remaining == 0 else { return nil }
+                                state.decided = true
+                                return state.errors.compactMap { $0 }
                             }
+                            if let errors { parallel.finish(.failed(QNAllFailedError(errors: errors))) }
                         }
                     })
             }

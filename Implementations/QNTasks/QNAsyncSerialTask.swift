@@ -1,4 +1,5 @@
 public import Dispatch
+import PromiseInterface
 
 /// Sub-tasks run one after another, each built from how the previous one ended.
 ///
@@ -12,10 +13,15 @@ public import Dispatch
 ///   (from outside) cancels it. An *optional* sub-task's failure or cancellation is only recorded
 ///   in its sub-state.
 /// - A build block or `resultGenerate` that throws fails the serial task.
-/// - Cancelling the serial task cancels the running sub-task; later build blocks never run and
-///   later sub-tasks never start.
+/// - A build block that returns the serial task itself fails it with ``QNTaskError/cycle``.
+/// - Cancelling the serial task cancels the running sub-task; later sub-tasks never start. Each
+///   build block, progress monitor call and `resultGenerate` call is made only after checking
+///   that the task still runs, so a `cancel()` racing a step lets at most the one call already
+///   past its check run after `cancel()` returned: a build block (the sub-task it returns is
+///   cancelled and never started), a progress monitor call, or `resultGenerate` (its result is
+///   ignored). Nothing runs after that.
 /// - The progress fraction (``QNAsyncTask/monitorProgress(on:_:)``) is the share of build blocks
-///   done.
+///   done, and 1 when the serial task succeeds (also when a build block ended the list early).
 ///
 /// ```swift
 /// let loader = QNAsyncSerialTask<[Item]>(
@@ -37,8 +43,8 @@ public import Dispatch
 /// under a lock. Each step is started from a queue hop after the previous sub-task finished, so a
 /// serial task of any length runs without growing the stack.
 public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
-    // @unchecked Sendable: the inherited state is guarded by QNAsyncTask's lock; `run` is confined
-    // to the one step in flight (see `Run`).
+    // @unchecked Sendable: the inherited state is guarded by QNAsyncTask's lock; the one mutable
+    // state added, `run`, is guarded by its own PromiseMutex; the other properties are immutable.
 
     /// Builds the next sub-task from the previous sub-task's sub-state (`nil` for the first);
     /// returns `nil` to end the serial task early.
@@ -53,17 +59,18 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         @Sendable (QNAsyncSerialTask<Result>, QNAsyncSerialTaskSubState?) throws ->
         QNAsyncSerialStep?
 
-    /// The progress of one run: touched only by the step in flight. Steps never overlap: step
-    /// `i + 1` runs in a callback of sub-task `i`, which is delivered (through the sub-task's lock
-    /// and a dispatch) after step `i` started it, so each access happens-after the previous one.
-    private final class Run: @unchecked Sendable {
+    /// The progress of one run. Steps never overlap (step `i + 1` runs in a callback of sub-task
+    /// `i`), so the lock is never contended; it is there so the state's safety does not rest on
+    /// that argument.
+    private struct Run {
+        /// Unused build blocks; each is taken out (and released) when its step runs.
         var buildBlocks: [InternalBuildBlock?]
         var subStates: [QNAsyncSerialTaskSubState] = []
-        init(_ buildBlocks: [InternalBuildBlock]) { self.buildBlocks = buildBlocks }
     }
 
     private let queue: DispatchQueue
-    private let run: Run
+    /// Guards the build blocks not yet used and the sub-states gathered so far.
+    private let run: PromiseMutex<Run>
     private let blockCount: Int
     private let progressMonitor: ProgressMonitor?
     private let resultGenerate: ResultGenerate
@@ -102,7 +109,7 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         resultGenerate: @escaping ResultGenerate
     ) {
         self.queue = queue
-        run = Run(internalBuildBlocks)
+        run = PromiseMutex(Run(buildBlocks: internalBuildBlocks))
         blockCount = internalBuildBlocks.count
         self.progressMonitor = progressMonitor
         self.resultGenerate = resultGenerate
@@ -117,13 +124,18 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
     /// step. Always called from a queue hop, never from the previous step's stack.
     private func step(index: Int, previous: QNAsyncSerialTaskSubState?) {
         guard state == .running else { return }
-        guard index < blockCount, let block = run.buildBlocks[index] else {
-            generateResult()
+        // A used build block is taken out at once: it may hold the previous task of a `then`
+        // chain, which must not stay alive through this one.
+        let block = run.withLock { run -> InternalBuildBlock? in
+            guard index < run.buildBlocks.count else { return nil }
+            defer { run.buildBlocks[index] = nil }
+            return run.buildBlocks[index]
+        }
+        guard let block else {
+            // Every block ran; the last sub-state already reported 1 (unless there were none).
+            generateResult(reportCompletion: blockCount == 0)
             return
         }
-        // A used build block is released at once: it may hold the previous task of a `then`
-        // chain, which must not stay alive through this one.
-        run.buildBlocks[index] = nil
         let next: QNAsyncSerialStep?
         do {
             next = try block(self, previous)
@@ -132,10 +144,15 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
             return
         }
         guard let next else {
-            generateResult()
+            generateResult(reportCompletion: true)
             return
         }
         let child = next.task
+        // A serial task waiting for itself would never finish.
+        guard ObjectIdentifier(child) != ObjectIdentifier(self) else {
+            finish(.failed(QNTaskError.cycle))
+            return
+        }
         // Registered before the sub-task starts, so a cancel racing this step either finds the
         // handler (and cancels the sub-task) or has already cancelled this task (and the sub-task
         // is cancelled here, before it ever runs).
@@ -162,7 +179,7 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
 
     private func subStateFinished(_ subState: QNAsyncSerialTaskSubState) {
         guard state == .running else { return }
-        run.subStates.append(subState)
+        run.withLock { $0.subStates.append(subState) }
         if !subState.isOptional {
             switch subState.outcome {
             case .succeeded: break
@@ -179,13 +196,23 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         step(index: subState.index + 1, previous: subState)
     }
 
-    private func generateResult() {
-        let subStates = run.subStates
-        run.subStates = []
+    /// Builds the result and finishes; `reportCompletion` reports progress 1 first (the list
+    /// ended early or was empty, so no sub-state reported it).
+    private func generateResult(reportCompletion: Bool) {
+        guard state == .running else { return }
+        let subStates = run.withLock { run in
+            defer { run.subStates = [] }
+            return run.subStates
+        }
+        let result: Result
         do {
-            finish(.succeeded(try resultGenerate(subStates)))
+            result = try resultGenerate(subStates)
         } catch {
             finish(.failed(error))
+            return
         }
+        // Before finishing: progress is only delivered while the task runs.
+        if reportCompletion { reportProgress(1) }
+        finish(.succeeded(result))
     }
 }

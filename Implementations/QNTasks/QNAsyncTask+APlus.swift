@@ -39,6 +39,22 @@ extension QNAsyncTask: Thenable {
 ///
 /// Callbacks run on the main queue, always in a hop after `then` returned (Promises/A+ 2.2.4).
 extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
+    /// Makes a pending promise and the two functions that settle it.
+    ///
+    /// The promise is a started serial task whose one step is a ``QNAsyncManualTask``; `resolve`
+    /// runs the resolution procedure on that step (adopting a QN task or assimilating any
+    /// ``Thenable``; the promise itself fails it with ``QNTaskError/cycle``), `reject` fails it.
+    /// Only the first call of either function counts, whatever it is: once `resolve` was given a
+    /// pending task or thenable, a later `resolve` or `reject` is ignored even though the promise
+    /// is still pending. Both functions may be called from any thread.
+    ///
+    /// ```swift
+    /// let deferred = QNPromise.deferred()
+    /// client.get(url) { data in deferred.resolve(data) }
+    /// deferred.promise.then(onFulfilled: { show($0) }, onRejected: nil)
+    /// ```
+    ///
+    /// - Returns: The promise with its `resolve` and `reject` functions.
     public static func deferred() -> Deferred<QNAsyncSerialTask<PromiseValue>> {
         let resolver = QNAsyncManualTask<PromiseValue>(taskID: "deferred")
         let promise = QNAsyncSerialTask<PromiseValue>(
@@ -50,25 +66,64 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
         )
         promise.start()
         let owner = ObjectIdentifier(promise)
+        // One gate for both functions: the manual task's own "first outcome wins" is not enough,
+        // because resolving with a pending task or thenable leaves it unfinished, and a later
+        // resolve or reject would then win.
+        let gate = FirstCallGate()
         return Deferred(
             promise: promise,
-            resolve: { value in qnResolve(resolver, with: value, owner: owner) },
-            reject: { error in resolver.failKeepingError(error) }
+            resolve: { value in
+                if gate.claim() { qnResolve(resolver, with: value, owner: owner) }
+            },
+            reject: { error in
+                if gate.claim() { resolver.failKeepingError(error) }
+            }
         )
     }
 
+    /// Makes a promise resolved with `value` (through the resolution procedure, so a task or a
+    /// thenable is adopted rather than fulfilled with).
+    ///
+    /// - Parameter value: The value, task or thenable.
+    /// - Returns: A started promise; it is fulfilled in a main-queue hop at the earliest.
     public static func resolved(_ value: PromiseValue) -> QNAsyncSerialTask<PromiseValue> {
         let deferred = deferred()
         deferred.resolve(value)
         return deferred.promise
     }
 
+    /// Makes a promise rejected with `reason`.
+    ///
+    /// A `CancellationError` reason stays a rejection: the promise is failed, not cancelled.
+    ///
+    /// - Parameter reason: The rejection reason.
+    /// - Returns: A started promise; it is rejected in a main-queue hop at the earliest.
     public static func rejected(_ reason: any Error) -> QNAsyncSerialTask<PromiseValue> {
         let deferred = deferred()
         deferred.reject(reason)
         return deferred.promise
     }
 
+    /// Promises/A+ `then`: a new promise settled by `onFulfilled` or `onRejected`.
+    ///
+    /// The new promise is a started serial task of two steps: this promise as an optional step,
+    /// then a step that runs the matching callback and resolves with what it returns (a task or
+    /// thenable is adopted; a throw rejects). A missing callback passes the value or reason
+    /// through.
+    ///
+    /// ```swift
+    /// let doubled = promise.then(onFulfilled: { ($0 as? Int ?? 0) * 2 }, onRejected: nil)
+    /// ```
+    ///
+    /// Cancelling the returned promise (it is a task) cancels this one too, since it is the
+    /// serial task's running sub-task. The callbacks run on the main queue, always after `then`
+    /// returned (2.2.4), in the order the `then`s were called on this promise (2.2.6).
+    ///
+    /// - Parameters:
+    ///   - onFulfilled: Called with the value; `nil` fulfils the new promise with it.
+    ///   - onRejected: Called with the reason (`CancellationError` if this task was cancelled);
+    ///     `nil` rejects the new promise with it.
+    /// - Returns: The new, started promise.
     public func then(
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
@@ -111,6 +166,10 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
         return next
     }
 
+    /// The promise's state now: pending until the task finishes, then fulfilled with its result
+    /// or rejected with its error; a cancelled task reads as rejected with `CancellationError`.
+    ///
+    /// Any thread may read it; the answer may be out of date as soon as it is returned.
     public var currentState: PromiseState {
         switch outcome {
         case nil: return .pending
@@ -120,6 +179,11 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
         }
     }
 
+    /// Whether `error` is the one this design rejects with when a promise is resolved with itself
+    /// (Promises/A+ 2.3.1): ``QNTaskError/cycle``.
+    ///
+    /// - Parameter error: A rejection reason.
+    /// - Returns: `true` for ``QNTaskError/cycle``.
     public static func isCycleError(_ error: any Error) -> Bool {
         (error as? QNTaskError) == .cycle
     }

@@ -41,7 +41,7 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// any more) drops its callbacks without calling them, like a promise nobody resolves.
 public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: the only mutable state is `machine`, guarded by its PromiseMutex;
-    // subclasses add only immutable properties or state confined as they document.
+    // subclasses add only immutable properties or state guarded by a PromiseMutex of their own.
 
     typealias Observer = QNTaskObserver<Result>
 
@@ -170,9 +170,12 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     ///
     /// - Before start: the work never runs; `start` reports `.cancelled`.
     /// - While running: the task finishes as `.cancelled` at once; the cancellation handlers
-    ///   (``onCancel(_:)``) run, in registration order, on the calling thread; a block task's
-    ///   block sees ``isCancelled`` and its result is ignored; a serial or parallel task cancels
-    ///   its running sub-tasks.
+    ///   (``onCancel(_:)``) run, in registration order, on the calling thread, before `cancel`
+    ///   returns; a block task's block sees ``isCancelled`` and its result is ignored; a serial or
+    ///   parallel task cancels its running sub-tasks.
+    /// - Called from inside a cancellation handler, `cancel` marks its task cancelled at once but
+    ///   leaves that task's handlers to the outermost `cancel` on the thread, which runs them in a
+    ///   loop after its own: cancelling the end of a chain of any length never deepens the stack.
     /// - After the task finished, or a second time: nothing happens.
     public final func cancel() {
         cancelReportingWhetherFinished()
@@ -182,9 +185,15 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     @discardableResult
     final func cancelReportingWhetherFinished() -> Bool {
         let action = machine.withLock { $0.cancel() }
-        guard case .cancelled(let handlers, let observers, _) = action else { return false }
-        for handler in handlers { handler() }
-        for observer in observers { observer.notify(.cancelled) }
+        guard case .cancelled(let handlers, let observers, let released) = action else { return false }
+        // The task is cancelled from here on. A handler may cancel another task (a serial task's
+        // handler cancels its running sub-task, down a whole `then` chain): the drain runs those
+        // nested cancellations' side effects in a loop, so the stack stays flat.
+        QNCancellationDrain.run {
+            for handler in handlers { handler() }
+            for observer in observers { observer.notify(.cancelled) }
+            withExtendedLifetime(released) {}
+        }
         return true
     }
 
@@ -199,8 +208,9 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// Registers cleanup to run if the task is cancelled: cancel a network request, close a file.
     ///
     /// The handler runs at most once, on the thread that calls ``cancel()``, after the task is
-    /// marked cancelled. If the task is already cancelled it runs at once, on the calling thread;
-    /// if the task succeeded or failed it is dropped unrun.
+    /// marked cancelled. If the task is already cancelled it runs at once, on the calling thread
+    /// (deferred to the end of the current cancellation if called from inside a cancellation
+    /// handler); if the task succeeded or failed it is dropped unrun.
     public final func onCancel(_ handler: @escaping @Sendable () -> Void) {
         _ = addCancelHandler(handler)
     }
@@ -211,7 +221,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         let action = machine.withLock { $0.addCancelHandler(handler) }
         switch action {
         case .stored(let token): return token
-        case .callNow: handler()
+        case .callNow: QNCancellationDrain.run(handler)
         case .dropped: break
         }
         return nil
@@ -227,8 +237,9 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// Reports how far the work has got, as a fraction from 0 to 1, to the monitors registered
     /// with ``monitorProgress(on:_:)``.
     ///
-    /// Values are clamped to 0...1; NaN is ignored. Reports are delivered only while the task
-    /// runs. Any thread may report.
+    /// Values are clamped to 0...1; NaN is ignored. Only reports made while the task runs are
+    /// delivered (each is dispatched to its monitor's queue, so one made just before the task
+    /// finished may arrive just after). Any thread may report.
     public final func reportProgress(_ fraction: Double) {
         guard !fraction.isNaN else { return }
         let clamped = min(max(fraction, 0), 1)

@@ -76,7 +76,7 @@ public enum QNTaskState: Sendable, Equatable {
 /// Errors the QN tasks fail with.
 public enum QNTaskError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A promise (a started task seen through the shared protocol) was resolved with itself
-    /// (Promises/A+ 2.3.1).
+    /// (Promises/A+ 2.3.1), or a serial task's build block returned the serial task itself.
     case cycle
     /// An operation was given input it cannot honour (such as a first-success parallel task with
     /// no sub-tasks).
