@@ -36,6 +36,9 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         /// compacted away later, so removing an observer costs amortised O(1).
         var entries: [Entry] = []
         var inactiveCount = 0
+        /// Set by ``QXObservationCenter/endObservations()``: the object will not change any more,
+        /// so observers are no longer kept.
+        var isClosed = false
 
         /// Counts one more invalidated entry; when they are more than half, compacts them away
         /// and returns them, to be freed after the lock (their handlers may hold anything,
@@ -93,7 +96,12 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             changeHandler(object, Self.change(at: keyPath, for: event, options: options))
         }
         let initial: Properties? = registry.withLock { registry in
-            registry.entries.append(entry)
+            if registry.isClosed {
+                // Nothing will be told to it: it ends at once (its `.initial` is still sent).
+                _ = flag.deactivate()
+            } else {
+                registry.entries.append(entry)
+            }
             return options.contains(.initial) ? registry.properties : nil
         }
         let observation = QXObservation(flag: flag) { [weak self] in self?.removeObserver() }
@@ -121,6 +129,26 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             return (old, registry.properties, registry.entries.filter { $0.keyPath == anyKeyPath })
         }
         for observer in observers { observer.deliver(object, .setting(old: old, new: new)) }
+    }
+
+    /// Ends every observation, now and to come, for an object whose properties will not change
+    /// any more (a promise that nothing can settle). Returns the removed observers: the caller
+    /// frees them after any lock, and where it likes (their handlers may hold anything, and
+    /// freeing them may end other objects in turn). An observer added later gets its `.initial`
+    /// notification and is not kept.
+    ///
+    /// Why: a handler may keep alive something that refers back to the observed object, and an
+    /// observation that can never fire would hold that cycle forever.
+    func endObservations() -> [Entry] {
+        registry.withLock { registry in
+            registry.isClosed = true
+            registry.inactiveCount = 0
+            // Deactivated under the lock, so the tokens' later `invalidate()` does not count them
+            // again in `noteInactive()`.
+            for entry in registry.entries { _ = entry.flag.deactivate() }
+            defer { registry.entries = [] }
+            return registry.entries
+        }
     }
 
     private func removeObserver() {

@@ -34,7 +34,8 @@ public enum QXPromiseState: Sendable, Equatable {
 /// A pending promise keeps itself alive (the original's keepAlive) and lets go when it settles
 /// (loseControl), so a chain runs to its end without anyone holding it. Unlike the original, it
 /// also lets go when nothing can settle it any more (its resolver, the promise it observes and any
-/// thenable it assimilates are all gone), so a dropped pending chain is freed instead of leaking.
+/// thenable it assimilates are all gone), so a dropped pending chain is freed instead of leaking;
+/// such a promise also ends every observation of its keys, which can never change again.
 ///
 /// ## Threading
 /// Observation is synchronous, as KVO is: a promise's observers are told on the thread that
@@ -266,13 +267,20 @@ public final class QXPromise: QXObservable {
     }
 
     /// The last settler is gone while the promise is unsettled: nothing can settle it any more.
+    ///
+    /// Its keys can never change again, so it also ends every observation of them: an observer
+    /// of `state` (a following link, an `all`) can never fire, and it may hold something that
+    /// holds this promise, such as a `retry` link, whose catch block refers to the step it
+    /// observes; kept, that cycle would leak the rest of a dropped chain.
     func settlerReleased() {
         guard let release = machine.withLock({ $0.removeSettler() }) else { return }
         for observation in release.observations { observation.invalidate() }
-        // Freeing the promise here would free the next link of a dropped chain from inside this
-        // teardown, and so on, one nested teardown per link: a dropped 100,000-link chain would
-        // overflow the stack. Released from a queue, each link is freed on a fresh stack.
-        DispatchQueue.global().async { withExtendedLifetime(release) {} }
+        let endedObservers = observationCenter.endObservations()
+        // Freeing the promise or its observers here would free the next link of a dropped chain
+        // from inside this teardown, and so on, one nested teardown per link: a dropped
+        // 100,000-link chain would overflow the stack. Released from a queue, each link is freed
+        // on a fresh stack.
+        DispatchQueue.global().async { withExtendedLifetime((release, endedObservers)) {} }
     }
 
     // MARK: - Observing settlement
