@@ -39,4 +39,15 @@ struct QXAllTests {
         let values = try await value(of: promise) as? [PromiseValue]
         #expect(values?.map { $0 as? Int } == Array(0..<count))
     }
+
+    @Test("all nested 100,000 deep settles when the innermost input rejects, without overflowing the stack")
+    func deeplyNested() async throws {
+        let (innermost, resolver) = QXPromise.pending(on: .global())
+        var combined = innermost
+        for level in 0..<100_000 {
+            combined = QXPromise.all(on: .global(), [combined, QXPromise(fulfilledWith: level)])
+        }
+        resolver.reject(TestError(7))
+        #expect(try await error(of: combined) as? TestError == TestError(7))
+    }
 }

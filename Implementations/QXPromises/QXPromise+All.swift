@@ -5,8 +5,9 @@ extension QXPromise {
     /// Waits for every promise to be fulfilled and fulfils with their values in input order (a
     /// `[PromiseValue]`); rejects with the first error as soon as any promise is rejected.
     ///
-    /// Each input is watched through its `state` key, like every QX chain. An empty input fulfils
-    /// with `[]` at once. Counting down, not rescanning, so n inputs cost O(n).
+    /// Each input is watched through its `state` key, like every QX chain, and its outcome is
+    /// counted on `queue` (one hop per input, so nested `all`s of any depth settle without
+    /// recursion). An empty input fulfils with `[]` at once. Counting down, not rescanning, so n inputs cost O(n).
     ///
     /// ```swift
     /// QXPromise.all(urls.map(download)).then { images in show(images) }
@@ -21,7 +22,10 @@ extension QXPromise {
         let (promise, resolver) = QXPromise.pending(on: queue)
         let gather = QXAllGather(count: promises.count, resolver: resolver)
         for (index, input) in promises.enumerated() {
-            input.whenSettled(on: nil) { outcome in gather.record(outcome, at: index) }
+            // Recorded on `queue`, not on the settling thread: settling the combined promise
+            // notifies its own observers at once, so an `all` of an `all` of ... would otherwise
+            // settle every level inside the one before, one stack frame set per level.
+            input.whenSettled(on: queue) { outcome in gather.record(outcome, at: index) }
         }
         return promise
     }
