@@ -61,9 +61,21 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
     /// Guards the properties and the observers.
     private let registry: PromiseMutex<Registry>
 
-    /// Makes a center holding `properties`, with no observers.
+    /// Whether ``QXSettableObservable/setObserved(_:to:)`` may change the properties. `false` for
+    /// the centers of objects that change their properties only themselves (a ``QXPromise``).
+    public let acceptsOutsideChanges: Bool
+
+    /// Makes a center holding `properties`, with no observers, for an object that lets any holder
+    /// set them (a ``QXSettableObservable``).
     public init(_ properties: Properties) {
         registry = PromiseMutex(Registry(properties: properties))
+        acceptsOutsideChanges = true
+    }
+
+    /// Makes a center whose properties only this module changes, through ``set(_:to:on:)``.
+    init(sealed properties: Properties) {
+        registry = PromiseMutex(Registry(properties: properties))
+        acceptsOutsideChanges = false
     }
 
     /// A snapshot of every property.
@@ -109,7 +121,7 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         return observation
     }
 
-    /// Sets one property and notifies its observers; see ``QXObservable/setObserved(_:to:)``.
+    /// Sets one property and notifies its observers; see ``QXSettableObservable/setObserved(_:to:)``.
     func set<Value: Sendable>(
         _ keyPath: any WritableKeyPath<Properties, Value> & Sendable,
         to value: Value,

@@ -86,6 +86,7 @@ extension QXPromise {
     /// Stores a report in the `progress` key, which notifies its observers.
     func publishProgress(_ proportion: Double, _ value: PromiseValue) {
         guard !proportion.isNaN, !machine.withLock({ $0.isSettled }) else { return }
-        setObserved(\.progress, to: QXProgress(proportion: min(max(proportion, 0), 1), value: value))
+        observationCenter.set(
+            \.progress, to: QXProgress(proportion: min(max(proportion, 0), 1), value: value), on: self)
     }
 }

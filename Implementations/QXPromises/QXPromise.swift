@@ -14,7 +14,8 @@ public enum QXPromiseState: Sendable, Equatable {
 /// A promise that chains by observing another promise's `state` key, as QXPromise does with KVO.
 ///
 /// A promise is an observable object (``QXObservable``) with the keys `state`, `value`, `error`
-/// and `progress`. Resolving a promise with another promise makes it *observe that promise's
+/// and `progress`, which anyone can read and observe but only the promise itself sets (its center
+/// refuses outside changes, and it is not a ``QXSettableObservable``). Resolving a promise with another promise makes it *observe that promise's
 /// `state`*; when the state changes, the observer removes itself and either runs the stored
 /// `thenBlock`/`catchBlock` (a link made by ``then(on:_:)``, ``catch(on:_:)`` or
 /// ``finally(on:_:)``) or takes the same outcome. Whatever a block returns resolves the link
@@ -70,7 +71,7 @@ public final class QXPromise: QXObservable {
 
     /// A pending promise that refers to itself until it settles.
     init(pendingOn queue: DispatchQueue, blocks: QXBlocks?) {
-        observationCenter = QXObservationCenter(Properties())
+        observationCenter = QXObservationCenter(sealed: Properties())
         machine = PromiseMutex(QXPromiseStateMachine(pendingWith: blocks))
         callbackQueue = queue
         machine.withLock { $0.keepAlive = self }
@@ -86,7 +87,7 @@ public final class QXPromise: QXObservable {
             properties.error = error
             properties.state = .rejected
         }
-        observationCenter = QXObservationCenter(properties)
+        observationCenter = QXObservationCenter(sealed: properties)
         machine = PromiseMutex(QXPromiseStateMachine(settled: ()))
         callbackQueue = queue
     }
@@ -255,11 +256,11 @@ public final class QXPromise: QXObservable {
         guard let release = machine.withLock({ $0.settle(fulfilled: isFulfilled) }) else { return }
         switch outcome {
         case .fulfilled(let value):
-            setObserved(\.value, to: value)
-            setObserved(\.state, to: .fulfilled)
+            observationCenter.set(\.value, to: value, on: self)
+            observationCenter.set(\.state, to: .fulfilled, on: self)
         case .rejected(let error):
-            setObserved(\.error, to: error)
-            setObserved(\.state, to: .rejected)
+            observationCenter.set(\.error, to: error, on: self)
+            observationCenter.set(\.state, to: .rejected, on: self)
         }
         for observation in release.observations { observation.invalidate() }
         // loseControl, after the announcement: the last reference to the promise may go here.
