@@ -122,25 +122,36 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
     }
 
     /// Sets one property and notifies its observers; see ``QXSettableObservable/setObserved(_:to:)``.
+    ///
+    /// With a `condition`, the value is stored only if the properties satisfy it, checked in the
+    /// same critical section as the store (so no other change can come between the check and
+    /// the store); `.prior` observers are told only if it held just before. Returns whether the
+    /// value was stored.
+    @discardableResult
     func set<Value: Sendable>(
         _ keyPath: any WritableKeyPath<Properties, Value> & Sendable,
         to value: Value,
-        on object: Object
-    ) {
+        on object: Object,
+        if condition: ((Properties) -> Bool)? = nil
+    ) -> Bool {
         let anyKeyPath: AnyKeyPath = keyPath
         let priors: (Properties, [Entry])? = registry.withLock { registry in
+            guard condition?(registry.properties) ?? true else { return nil }
             let observers = registry.entries.filter { $0.keyPath == anyKeyPath && $0.options.contains(.prior) }
             return observers.isEmpty ? nil : (registry.properties, observers)
         }
         if let (old, observers) = priors {
             for observer in observers { observer.deliver(object, .prior(old: old)) }
         }
-        let (old, new, observers) = registry.withLock { registry in
+        let change: (Properties, Properties, [Entry])? = registry.withLock { registry in
+            guard condition?(registry.properties) ?? true else { return nil }
             let old = registry.properties
             registry.properties[keyPath: keyPath] = value
             return (old, registry.properties, registry.entries.filter { $0.keyPath == anyKeyPath })
         }
+        guard let (old, new, observers) = change else { return false }
         for observer in observers { observer.deliver(object, .setting(old: old, new: new)) }
+        return true
     }
 
     /// Ends every observation, now and to come, for an object whose properties will not change
