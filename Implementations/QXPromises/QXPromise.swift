@@ -165,6 +165,12 @@ public final class QXPromise: QXObservable {
     /// The input the step's `thenBlock` last ran with, kept while the step has not fulfilled, so
     /// ``retry(_:on:)`` can run it again: the original's `valueKeptForRetry`. `nil` if the block
     /// has not run (or the step fulfilled); `.some(nil)` if it ran with `nil`.
+    ///
+    /// The cost: every `then` link whose block ran and failed keeps that block (and what it
+    /// captures) and its input for as long as the link itself lives, whether or not a retry is
+    /// attached, because a retry may be attached after the step failed. A settled link is held
+    /// only by its users (the links after it do not hold it), so this matters only for a failed
+    /// link someone keeps.
     public var valueKeptForRetry: PromiseValue? {
         machine.withLock { $0.retryStep.map { $0.input } }
     }
