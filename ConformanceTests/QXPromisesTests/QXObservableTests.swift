@@ -1,10 +1,11 @@
 import Dispatch
+import PromiseInterface
 import QXPromises
 import TestSupport
 import Testing
 
 /// A general observable, unrelated to promises, to test the component on its own.
-final class Thermometer: QXObservable {
+final class Thermometer: QXSettableObservable {
     struct Properties: Sendable {
         var degrees = 20
         var label = "room"
@@ -273,5 +274,31 @@ struct QXObservableTests {
         #expect(thermometer.observationCenter.observerCount == observers)
         for token in tokens.all { token.invalidate() }
         #expect(thermometer.observationCenter.observerCount == 0)
+    }
+
+    @Test("a user's observable can be settable; a promise's keys are read-and-observe only")
+    func promiseKeysAreNotSettable() async throws {
+        let thermometer = Thermometer()
+        #expect(Self.isSettable(thermometer))
+        #expect(thermometer.observationCenter.acceptsOutsideChanges)
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        // `promise.setObserved(\.state, to: .fulfilled)` does not compile: QXPromise is not a
+        // QXSettableObservable, and its center refuses outside changes even if it were made one.
+        #expect(!Self.isSettable(promise))
+        #expect(!promise.observationCenter.acceptsOutsideChanges)
+        // Reading and observing still work.
+        let states = Recorder<QXPromiseState>()
+        let token = promise.observe(\.state, options: [.initial, .new]) { _, change in
+            if let state = change.newValue { states.record(state) }
+        }
+        resolver.fulfill(1)
+        try await eventually("the settled state to be observed") { states.all == [.pending, .fulfilled] }
+        #expect(promise.observedValue(\.value) as? Int == 1)
+        token.invalidate()
+    }
+
+    /// Whether `object`'s type adopts `QXSettableObservable`, asked at run time.
+    private static func isSettable(_ object: some AnyObject) -> Bool {
+        object is any QXSettableObservable
     }
 }

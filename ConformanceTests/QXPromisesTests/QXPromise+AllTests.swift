@@ -39,4 +39,38 @@ struct QXAllTests {
         let values = try await value(of: promise) as? [PromiseValue]
         #expect(values?.map { $0 as? Int } == Array(0..<count))
     }
+
+    @Test("all nested 100,000 deep settles when the innermost input rejects, without overflowing the stack")
+    func deeplyNested() async throws {
+        let (innermost, resolver) = QXPromise.pending(on: .global())
+        var combined = innermost
+        for level in 0..<100_000 {
+            combined = QXPromise.all(on: .global(), [combined, QXPromise(fulfilledWith: level)])
+        }
+        resolver.reject(TestError(7))
+        #expect(try await error(of: combined) as? TestError == TestError(7))
+    }
+
+    @Test("after the first rejection, all keeps none of the values gathered and ignores later inputs")
+    func releasesValuesAfterRejection() async throws {
+        let (slow, slowResolver) = QXPromise.pending(on: .global())
+        let (failing, failingResolver) = QXPromise.pending(on: .global())
+        let (promise, gathered) = Self.allOfAnObject(and: [failing, slow])
+        failingResolver.reject(TestError(2))
+        #expect(try await error(of: promise) as? TestError == TestError(2))
+        // `slow` is still pending and observed by the `all`: the value gathered before the
+        // rejection must not be kept for it.
+        try await eventually("the gathered value to be freed") { gathered.object == nil }
+        slowResolver.fulfill(CapturedObject())
+        #expect(try await error(of: promise) as? TestError == TestError(2))
+    }
+
+    /// `all` of a promise fulfilled with an object, then `others`; holds neither the object nor
+    /// its promise (only the `all` gathers it).
+    private static func allOfAnObject(and others: [QXPromise]) -> (QXPromise, Weak<CapturedObject>) {
+        let object = CapturedObject()
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        resolver.fulfill(object)
+        return (QXPromise.all(on: .global(), [promise] + others), Weak(object))
+    }
 }

@@ -4,12 +4,27 @@ import QXPromises
 import TestSupport
 import Testing
 
-/// Changes the global default queue, so it runs on its own and restores it.
-@Suite("QX default queue", .serialized)
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The process-wide default queue.
+///
+/// Every other QX suite runs in parallel with this one and makes promises with the default queue
+/// (the main queue), so this suite never changes the default in the test process: `.serialized`
+/// only orders tests within one suite. The check that changing it takes effect runs in an exit
+/// test, a child process of its own, where no other test can see the change.
+@Suite("QX default queue")
 struct QXDefaultQueueTests {
-    @Test("the default queue is main; changing it affects promises made afterwards")
-    func defaultQueue() async throws {
-        #expect(QXPromise.defaultQueue.label == DispatchQueue.main.label)
+    @Test("the default queue is main, and promises made without a queue use it")
+    func defaultIsMain() async throws {
+        // Compared by label: on Linux each `DispatchQueue.main` is a new wrapper object.
+        let main = DispatchQueue.main.label
+        #expect(QXPromise.defaultQueue.label == main)
+        #expect(QXPromise.pending().promise.callbackQueue.label == main)
+        #expect(QXPromise(fulfilledWith: 0).callbackQueue.label == main)
         let onMain = Recorder<Bool>()
         try await waitUntil { done in
             QXPromise(fulfilledWith: 0).then { value in
@@ -19,18 +34,41 @@ struct QXDefaultQueueTests {
             }
         }
         #expect(onMain.all == [true])
-        let queue = TaggedQueue("qx.default")
-        QXPromise.defaultQueue = queue.queue
-        defer { QXPromise.defaultQueue = .main }
+    }
+
+    @Test("a promise made with a queue uses it, whatever the default")
+    func explicitQueue() async throws {
+        let queue = TaggedQueue("qx.explicit")
+        #expect(QXPromise.pending(on: queue.queue).promise.callbackQueue === queue.queue)
         let onQueue = Recorder<Bool>()
         try await waitUntil { done in
-            QXPromise(fulfilledWith: 1).then { value in
+            QXPromise(fulfilledWith: 1, on: queue.queue).then(on: queue.queue) { value in
                 onQueue.record(queue.isCurrent)
                 done()
                 return value
             }
         }
         #expect(onQueue.all == [true])
-        #expect(QXPromise.pending().promise.callbackQueue === queue.queue)
+    }
+
+    @Test("changing the default affects promises made afterwards (in a child process)")
+    func changingTheDefault() async {
+        await #expect(processExitsWith: .success) {
+            let queue = TaggedQueue("qx.default")
+            let before = QXPromise(fulfilledWith: 0)
+            QXPromise.defaultQueue = queue.queue
+            guard QXPromise.defaultQueue === queue.queue,
+                QXPromise.pending().promise.callbackQueue === queue.queue,
+                before.callbackQueue.label == DispatchQueue.main.label
+            else { exit(1) }
+            let ran = DispatchSemaphore(value: 0)
+            let onQueue = Recorder<Bool>()
+            QXPromise(fulfilledWith: 1).then { value in
+                onQueue.record(queue.isCurrent)
+                ran.signal()
+                return value
+            }
+            guard ran.wait(timeout: .now() + 30) == .success, onQueue.all == [true] else { exit(2) }
+        }
     }
 }

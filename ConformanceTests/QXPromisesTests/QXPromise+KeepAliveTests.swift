@@ -66,6 +66,25 @@ struct QXKeepAliveTests {
         #expect(source.observationCenter.observerCount == 0)
     }
 
+    @Test("a dropped pending chain with a retry link is freed (the retry link's catch block holds the step)")
+    func droppedChainWithRetryIsFreed() async throws {
+        let links = Self.pendingChainWithRetry()
+        #expect(links.allSatisfy { $0.object == nil } == false)
+        try await eventually("every link after the dropped head to be freed") {
+            links.allSatisfy { $0.object == nil }
+        }
+    }
+
+    /// `p.then { fetch }.retry(3).then { show }` on a pending `p` whose resolver is dropped at the
+    /// end of the call; returns the links, held weakly.
+    private static func pendingChainWithRetry() -> [Weak<QXPromise>] {
+        let (head, _) = QXPromise.pending(on: .global())
+        let step = head.then(on: .global()) { _ in QXPromise(rejectedWith: TestError()) }
+        let retried = step.retry(3, on: .global())
+        let shown = retried.then(on: .global()) { $0 }
+        return [head, step, retried, shown].map { Weak($0) }
+    }
+
     /// Makes a link whose block captures an object, holding neither (a local would keep them
     /// alive to the end of the test in a debug build).
     private static func linkCapturingAnObject(after source: QXPromise) -> (Weak<QXPromise>, Weak<CapturedObject>) {

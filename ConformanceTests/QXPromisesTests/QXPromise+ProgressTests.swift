@@ -83,4 +83,33 @@ struct QXProgressTests {
         queue.sync {}
         #expect(reports.all == [0, 1])
     }
+
+    @Test("progress racing settlement: no handler call after the promise is seen settled, progress frozen at settling")
+    func reportsRacingSettlement() async throws {
+        for round in 0..<100 {
+            let (promise, resolver) = QXPromise.pending(on: .global())
+            // One serial queue for the handler and for the block that sees the promise settled.
+            let queue = DispatchQueue(label: "qx.progress.race")
+            let events = Recorder<String>()
+            let atSettlement = Recorder<Double?>()
+            promise.progress(on: queue) { _, _ in events.record("progress") }
+            let seen = promise.then(on: queue) { value in
+                events.record("settled")
+                atSettlement.record(promise.properties.progress?.proportion)
+                return value
+            }
+            try await waitUntil("the reporter, round \(round)") { done in
+                DispatchQueue.global().async {
+                    for step in 1...200 { resolver.progress(Double(step) / 200) }
+                    done()
+                }
+                DispatchQueue.global().async { resolver.fulfill(round) }
+            }
+            #expect(try await value(of: seen) as? Int == round)
+            // Drains every handler dispatched so far.
+            queue.sync {}
+            #expect(events.all.last == "settled", "a progress handler ran after the promise was seen settled")
+            #expect(atSettlement.all == [promise.properties.progress?.proportion], "progress changed after settling")
+        }
+    }
 }

@@ -2,12 +2,17 @@
 ///
 /// Linux Foundation has no KVO, so this is the project's own small replacement, and nothing in it
 /// is specific to promises. A conforming object keeps its observable properties in one `Sendable`
-/// struct (``ObservedProperties``) inside an ``QXObservationCenter``; it reads them through
-/// ``observedValue(_:)``, changes them through ``setObserved(_:to:)``, and anyone can
-/// ``observe(_:options:changeHandler:)`` one of them.
+/// struct (``ObservedProperties``) inside an ``QXObservationCenter``; anyone can read them through
+/// ``observedValue(_:)`` and ``observe(_:options:changeHandler:)`` one of them.
+///
+/// This protocol is read-and-observe only. Who may *change* the properties is the object's
+/// choice: an object that lets any holder set them adopts ``QXSettableObservable``, which adds
+/// ``QXSettableObservable/setObserved(_:to:)``; ``QXPromise`` does not, so its `state`, `value`,
+/// `error` and `progress` keys change only through its state machine (nobody can forge an
+/// outcome).
 ///
 /// ```swift
-/// final class Download: QXObservable {
+/// final class Download: QXSettableObservable {
 ///     struct Properties: Sendable { var bytes = 0 }
 ///     let observationCenter = QXObservationCenter<Download, Properties>(Properties())
 /// }
@@ -22,11 +27,11 @@
 ///
 /// ## Threading
 /// Like KVO, notifications are synchronous: each change is delivered on the thread that made it,
-/// before ``setObserved(_:to:)`` returns, to the observers of that key path in registration order.
-/// The center's lock is never held while a handler runs, so handlers may read and change the
-/// object, add observers, and invalidate any observation (their own included). Two threads that
-/// change the object at once each deliver their own change; a handler that must not run
-/// concurrently with itself has to serialise on its own.
+/// before the change (``QXSettableObservable/setObserved(_:to:)``) returns, to the observers of
+/// that key path in registration order. The center's lock is never held while a handler runs, so
+/// handlers may read and change the object, add observers, and invalidate any observation (their
+/// own included). Two threads that change the object at once each deliver their own change; a
+/// handler that must not run concurrently with itself has to serialise on its own.
 public protocol QXObservable: AnyObject, Sendable {
     /// The struct that holds every observable property.
     associatedtype ObservedProperties: Sendable
@@ -55,6 +60,22 @@ extension QXObservable {
         observationCenter.addObserver(of: self, keyPath, options: options, changeHandler: changeHandler)
     }
 
+    /// The current value of the property at `keyPath`.
+    public func observedValue<Value: Sendable>(_ keyPath: any KeyPath<ObservedProperties, Value> & Sendable) -> Value {
+        observationCenter.value(at: keyPath)
+    }
+}
+
+/// An observable object whose properties any holder may set: the observer side of
+/// ``QXObservable`` plus ``setObserved(_:to:)``.
+///
+/// Adopt it for your own observable classes. Its center must be one made with the public
+/// ``QXObservationCenter/init(_:)``: the centers of objects that keep setting to themselves (a
+/// ``QXPromise``) refuse outside changes, so even a conformance added to such a type from outside
+/// cannot change its keys (setting traps with a clear message).
+public protocol QXSettableObservable: QXObservable {}
+
+extension QXSettableObservable {
     /// Sets the property at `keyPath` and notifies its observers before returning.
     ///
     /// Observers with `.prior` are told first, then the value is stored, then every observer of
@@ -63,16 +84,17 @@ extension QXObservable {
     /// - Parameters:
     ///   - keyPath: The property to change.
     ///   - value: Its new value.
+    /// - Precondition: The center accepts outside changes (it was made with
+    ///   ``QXObservationCenter/init(_:)``).
     public func setObserved<Value: Sendable>(
         _ keyPath: any WritableKeyPath<ObservedProperties, Value> & Sendable,
         to value: Value
     ) {
+        precondition(
+            observationCenter.acceptsOutsideChanges,
+            "\(Self.self)'s observed properties are set only by the object itself"
+        )
         observationCenter.set(keyPath, to: value, on: self)
-    }
-
-    /// The current value of the property at `keyPath`.
-    public func observedValue<Value: Sendable>(_ keyPath: any KeyPath<ObservedProperties, Value> & Sendable) -> Value {
-        observationCenter.value(at: keyPath)
     }
 }
 

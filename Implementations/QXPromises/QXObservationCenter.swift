@@ -36,6 +36,9 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         /// compacted away later, so removing an observer costs amortised O(1).
         var entries: [Entry] = []
         var inactiveCount = 0
+        /// Set by ``QXObservationCenter/endObservations()``: the object will not change any more,
+        /// so observers are no longer kept.
+        var isClosed = false
 
         /// Counts one more invalidated entry; when they are more than half, compacts them away
         /// and returns them, to be freed after the lock (their handlers may hold anything,
@@ -58,9 +61,21 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
     /// Guards the properties and the observers.
     private let registry: PromiseMutex<Registry>
 
-    /// Makes a center holding `properties`, with no observers.
+    /// Whether ``QXSettableObservable/setObserved(_:to:)`` may change the properties. `false` for
+    /// the centers of objects that change their properties only themselves (a ``QXPromise``).
+    public let acceptsOutsideChanges: Bool
+
+    /// Makes a center holding `properties`, with no observers, for an object that lets any holder
+    /// set them (a ``QXSettableObservable``).
     public init(_ properties: Properties) {
         registry = PromiseMutex(Registry(properties: properties))
+        acceptsOutsideChanges = true
+    }
+
+    /// Makes a center whose properties only this module changes, through ``set(_:to:on:)``.
+    init(sealed properties: Properties) {
+        registry = PromiseMutex(Registry(properties: properties))
+        acceptsOutsideChanges = false
     }
 
     /// A snapshot of every property.
@@ -93,7 +108,12 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             changeHandler(object, Self.change(at: keyPath, for: event, options: options))
         }
         let initial: Properties? = registry.withLock { registry in
-            registry.entries.append(entry)
+            if registry.isClosed {
+                // Nothing will be told to it: it ends at once (its `.initial` is still sent).
+                _ = flag.deactivate()
+            } else {
+                registry.entries.append(entry)
+            }
             return options.contains(.initial) ? registry.properties : nil
         }
         let observation = QXObservation(flag: flag) { [weak self] in self?.removeObserver() }
@@ -101,26 +121,57 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         return observation
     }
 
-    /// Sets one property and notifies its observers; see ``QXObservable/setObserved(_:to:)``.
+    /// Sets one property and notifies its observers; see ``QXSettableObservable/setObserved(_:to:)``.
+    ///
+    /// With a `condition`, the value is stored only if the properties satisfy it, checked in the
+    /// same critical section as the store (so no other change can come between the check and
+    /// the store); `.prior` observers are told only if it held just before. Returns whether the
+    /// value was stored.
+    @discardableResult
     func set<Value: Sendable>(
         _ keyPath: any WritableKeyPath<Properties, Value> & Sendable,
         to value: Value,
-        on object: Object
-    ) {
+        on object: Object,
+        if condition: ((Properties) -> Bool)? = nil
+    ) -> Bool {
         let anyKeyPath: AnyKeyPath = keyPath
         let priors: (Properties, [Entry])? = registry.withLock { registry in
+            guard condition?(registry.properties) ?? true else { return nil }
             let observers = registry.entries.filter { $0.keyPath == anyKeyPath && $0.options.contains(.prior) }
             return observers.isEmpty ? nil : (registry.properties, observers)
         }
         if let (old, observers) = priors {
             for observer in observers { observer.deliver(object, .prior(old: old)) }
         }
-        let (old, new, observers) = registry.withLock { registry in
+        let change: (Properties, Properties, [Entry])? = registry.withLock { registry in
+            guard condition?(registry.properties) ?? true else { return nil }
             let old = registry.properties
             registry.properties[keyPath: keyPath] = value
             return (old, registry.properties, registry.entries.filter { $0.keyPath == anyKeyPath })
         }
+        guard let (old, new, observers) = change else { return false }
         for observer in observers { observer.deliver(object, .setting(old: old, new: new)) }
+        return true
+    }
+
+    /// Ends every observation, now and to come, for an object whose properties will not change
+    /// any more (a promise that nothing can settle). Returns the removed observers: the caller
+    /// frees them after any lock, and where it likes (their handlers may hold anything, and
+    /// freeing them may end other objects in turn). An observer added later gets its `.initial`
+    /// notification and is not kept.
+    ///
+    /// Why: a handler may keep alive something that refers back to the observed object, and an
+    /// observation that can never fire would hold that cycle forever.
+    func endObservations() -> [Entry] {
+        registry.withLock { registry in
+            registry.isClosed = true
+            registry.inactiveCount = 0
+            // Deactivated under the lock, so the tokens' later `invalidate()` does not count them
+            // again in `noteInactive()`.
+            for entry in registry.entries { _ = entry.flag.deactivate() }
+            defer { registry.entries = [] }
+            return registry.entries
+        }
     }
 
     private func removeObserver() {

@@ -26,21 +26,49 @@ extension QXPromise: Thenable {
 /// main queue, not ``QXPromise/defaultQueue``, so a test that changes the default cannot disturb
 /// the suite's timing.
 extension QXPromise: APlusPromise {
+    /// A pending promise with the functions that settle it: the design's resolution procedure.
+    ///
+    /// `resolve` is the resolver's ``QXResolver/fulfill(_:)``: a ``QXPromise`` is observed through
+    /// its `state` key, any other ``PromiseInterface/Thenable`` is assimilated once (its `then` is
+    /// called on the main queue), resolving the promise with itself rejects with
+    /// ``QXPromiseError/cycle``, and anything else fulfils. `reject` rejects. Only the first call
+    /// to either counts.
+    ///
+    /// - Returns: The promise (callback queue: main) and its two functions, callable from any thread.
     public static func deferred() -> Deferred<QXPromise> {
         let (promise, resolver) = QXPromise.pending(on: .main)
         return Deferred(promise: promise, resolve: resolver.fulfill, reject: resolver.reject)
     }
 
+    /// A promise resolved with `value` through the resolution procedure (see ``deferred()``): a
+    /// promise or thenable is adopted, anything else fulfils at once.
+    ///
+    /// - Parameter value: The value, promise or thenable.
+    /// - Returns: The promise; its callback queue is main.
     public static func resolved(_ value: PromiseValue) -> QXPromise {
         let (promise, resolver) = QXPromise.pending(on: .main)
         resolver.fulfill(value)
         return promise
     }
 
+    /// A promise already rejected with `reason`.
+    ///
+    /// - Parameter reason: The error.
+    /// - Returns: The promise; its callback queue is main.
     public static func rejected(_ reason: any Error) -> QXPromise {
         QXPromise(rejectedWith: reason, on: .main)
     }
 
+    /// Promises/A+ `then`: a link that observes this promise's `state` and runs `onFulfilled` or
+    /// `onRejected` on the main queue once it settles, never before this call returns (2.2.4).
+    ///
+    /// A `nil` callback passes that outcome through. What a callback returns resolves the link
+    /// through the resolution procedure (see ``deferred()``); a throw rejects it.
+    ///
+    /// - Parameters:
+    ///   - onFulfilled: Called with the value, on the main queue.
+    ///   - onRejected: Called with the error, on the main queue.
+    /// - Returns: The link. It keeps itself alive until it settles.
     public func then(
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
@@ -48,6 +76,8 @@ extension QXPromise: APlusPromise {
         chain(on: .main, thenBlock: onFulfilled, catchBlock: onRejected)
     }
 
+    /// The state at this moment, read from the observable keys in one snapshot (a rejected
+    /// state always comes with its error). Safe from any thread.
     public var currentState: PromiseState {
         switch outcome {
         case nil: return .pending
@@ -56,6 +86,11 @@ extension QXPromise: APlusPromise {
         }
     }
 
+    /// Whether `error` is the error a promise resolved with itself is rejected with:
+    /// ``QXPromiseError/cycle``.
+    ///
+    /// - Parameter error: An error a promise was rejected with.
+    /// - Returns: `true` for ``QXPromiseError/cycle``.
     public static func isCycleError(_ error: any Error) -> Bool {
         (error as? QXPromiseError) == .cycle
     }

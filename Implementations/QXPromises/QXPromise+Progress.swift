@@ -24,7 +24,8 @@ extension QXPromise {
     /// links between a promise with a handler and the head of its chain, so chains without
     /// progress handlers pay nothing for it. Each forwarding step is a hop on the link's callback
     /// queue (no recursion along the chain), so on a concurrent queue reports can arrive out of
-    /// order, and a report sent just before the work settles can arrive after the promise did.
+    /// order. Once the promise's `state` is settled its `progress` key no longer changes, and
+    /// `handler` is no longer called (a report still in flight is dropped).
     ///
     /// ```swift
     /// download(url)
@@ -41,9 +42,15 @@ extension QXPromise {
         on queue: DispatchQueue = defaultQueue,
         _ handler: @escaping @Sendable (_ proportion: Double, _ value: PromiseValue) -> Void
     ) -> QXPromise {
-        let observation = observe(\.progress, options: [.new]) { _, change in
+        let observation = observe(\.progress, options: [.new]) { promise, change in
             guard let report = change.newValue ?? nil else { return }
-            queue.async { handler(report.proportion, report.value) }
+            queue.async {
+                // Checked again on `queue`: a report stored just before the promise settled may
+                // be dispatched after a block that saw it settled; it is dropped then, so on a
+                // serial queue no report follows the promise's settlement.
+                guard promise.state == .pending else { return }
+                handler(report.proportion, report.value)
+            }
         }
         guard machine.withLock({ $0.keep(observation) }) else {
             observation.invalidate()
@@ -83,9 +90,12 @@ extension QXPromise {
         if !machine.withLock({ $0.keep(observation) }) { observation.invalidate() }
     }
 
-    /// Stores a report in the `progress` key, which notifies its observers.
+    /// Stores a report in the `progress` key, which notifies its observers; only while the
+    /// `state` key is pending, checked under the center's lock together with the store, so
+    /// `progress` never changes once the promise is seen settled.
     func publishProgress(_ proportion: Double, _ value: PromiseValue) {
-        guard !proportion.isNaN, !machine.withLock({ $0.isSettled }) else { return }
-        setObserved(\.progress, to: QXProgress(proportion: min(max(proportion, 0), 1), value: value))
+        guard !proportion.isNaN else { return }
+        let report = QXProgress(proportion: min(max(proportion, 0), 1), value: value)
+        observationCenter.set(\.progress, to: report, on: self, if: { $0.state == .pending })
     }
 }

@@ -14,7 +14,8 @@ public enum QXPromiseState: Sendable, Equatable {
 /// A promise that chains by observing another promise's `state` key, as QXPromise does with KVO.
 ///
 /// A promise is an observable object (``QXObservable``) with the keys `state`, `value`, `error`
-/// and `progress`. Resolving a promise with another promise makes it *observe that promise's
+/// and `progress`, which anyone can read and observe but only the promise itself sets (its center
+/// refuses outside changes, and it is not a ``QXSettableObservable``). Resolving a promise with another promise makes it *observe that promise's
 /// `state`*; when the state changes, the observer removes itself and either runs the stored
 /// `thenBlock`/`catchBlock` (a link made by ``then(on:_:)``, ``catch(on:_:)`` or
 /// ``finally(on:_:)``) or takes the same outcome. Whatever a block returns resolves the link
@@ -34,7 +35,8 @@ public enum QXPromiseState: Sendable, Equatable {
 /// A pending promise keeps itself alive (the original's keepAlive) and lets go when it settles
 /// (loseControl), so a chain runs to its end without anyone holding it. Unlike the original, it
 /// also lets go when nothing can settle it any more (its resolver, the promise it observes and any
-/// thenable it assimilates are all gone), so a dropped pending chain is freed instead of leaking.
+/// thenable it assimilates are all gone), so a dropped pending chain is freed instead of leaking;
+/// such a promise also ends every observation of its keys, which can never change again.
 ///
 /// ## Threading
 /// Observation is synchronous, as KVO is: a promise's observers are told on the thread that
@@ -69,7 +71,7 @@ public final class QXPromise: QXObservable {
 
     /// A pending promise that refers to itself until it settles.
     init(pendingOn queue: DispatchQueue, blocks: QXBlocks?) {
-        observationCenter = QXObservationCenter(Properties())
+        observationCenter = QXObservationCenter(sealed: Properties())
         machine = PromiseMutex(QXPromiseStateMachine(pendingWith: blocks))
         callbackQueue = queue
         machine.withLock { $0.keepAlive = self }
@@ -85,7 +87,7 @@ public final class QXPromise: QXObservable {
             properties.error = error
             properties.state = .rejected
         }
-        observationCenter = QXObservationCenter(properties)
+        observationCenter = QXObservationCenter(sealed: properties)
         machine = PromiseMutex(QXPromiseStateMachine(settled: ()))
         callbackQueue = queue
     }
@@ -163,6 +165,12 @@ public final class QXPromise: QXObservable {
     /// The input the step's `thenBlock` last ran with, kept while the step has not fulfilled, so
     /// ``retry(_:on:)`` can run it again: the original's `valueKeptForRetry`. `nil` if the block
     /// has not run (or the step fulfilled); `.some(nil)` if it ran with `nil`.
+    ///
+    /// The cost: every `then` link whose block ran and failed keeps that block (and what it
+    /// captures) and its input for as long as the link itself lives, whether or not a retry is
+    /// attached, because a retry may be attached after the step failed. A settled link is held
+    /// only by its users (the links after it do not hold it), so this matters only for a failed
+    /// link someone keeps.
     public var valueKeptForRetry: PromiseValue? {
         machine.withLock { $0.retryStep.map { $0.input } }
     }
@@ -254,11 +262,11 @@ public final class QXPromise: QXObservable {
         guard let release = machine.withLock({ $0.settle(fulfilled: isFulfilled) }) else { return }
         switch outcome {
         case .fulfilled(let value):
-            setObserved(\.value, to: value)
-            setObserved(\.state, to: .fulfilled)
+            observationCenter.set(\.value, to: value, on: self)
+            observationCenter.set(\.state, to: .fulfilled, on: self)
         case .rejected(let error):
-            setObserved(\.error, to: error)
-            setObserved(\.state, to: .rejected)
+            observationCenter.set(\.error, to: error, on: self)
+            observationCenter.set(\.state, to: .rejected, on: self)
         }
         for observation in release.observations { observation.invalidate() }
         // loseControl, after the announcement: the last reference to the promise may go here.
@@ -266,13 +274,20 @@ public final class QXPromise: QXObservable {
     }
 
     /// The last settler is gone while the promise is unsettled: nothing can settle it any more.
+    ///
+    /// Its keys can never change again, so it also ends every observation of them: an observer
+    /// of `state` (a following link, an `all`) can never fire, and it may hold something that
+    /// holds this promise, such as a `retry` link, whose catch block refers to the step it
+    /// observes; kept, that cycle would leak the rest of a dropped chain.
     func settlerReleased() {
         guard let release = machine.withLock({ $0.removeSettler() }) else { return }
         for observation in release.observations { observation.invalidate() }
-        // Freeing the promise here would free the next link of a dropped chain from inside this
-        // teardown, and so on, one nested teardown per link: a dropped 100,000-link chain would
-        // overflow the stack. Released from a queue, each link is freed on a fresh stack.
-        DispatchQueue.global().async { withExtendedLifetime(release) {} }
+        let endedObservers = observationCenter.endObservations()
+        // Freeing the promise or its observers here would free the next link of a dropped chain
+        // from inside this teardown, and so on, one nested teardown per link: a dropped
+        // 100,000-link chain would overflow the stack. Released from a queue, each link is freed
+        // on a fresh stack.
+        DispatchQueue.global().async { withExtendedLifetime((release, endedObservers)) {} }
     }
 
     // MARK: - Observing settlement
