@@ -50,4 +50,31 @@ struct AYAllTests {
         let failed = AYPromise.all([1, TestError(5)])
         #expect((try await error(of: failed) as? AYAllRejectedError)?.internalError as? TestError == TestError(5))
     }
+
+    @Test("100,000 nested alls reject, innermost first, without overflowing the stack")
+    func deeplyNested() async throws {
+        // Each level is an input of the next: settling one level must not settle the next inside it.
+        let innermost = pending()
+        var combined = innermost.promise
+        for level in 1...100_000 {
+            combined = AYPromise.all([combined, level])
+        }
+        innermost.reject(TestError(1))
+        let failure = try await error(of: combined, timeout: .seconds(60))
+        // The description walks the 100,000 wrappers in a loop too.
+        let description = String(describing: try #require(failure))
+        #expect(description.hasPrefix("all: the promise at index 0 was rejected: all: the promise at index 0"))
+        #expect(description.hasSuffix(String(describing: TestError(1))))
+        var current = failure
+        var depth = 0
+        var wrongIndexes = 0
+        while let wrapper = current as? AYAllRejectedError {
+            depth += 1
+            if wrapper.index != 0 { wrongIndexes += 1 }
+            current = wrapper.internalError
+        }
+        #expect(depth == 100_000)
+        #expect(wrongIndexes == 0)
+        #expect(current as? TestError == TestError(1))
+    }
 }
