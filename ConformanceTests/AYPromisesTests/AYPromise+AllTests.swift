@@ -33,6 +33,20 @@ struct AYAllTests {
         #expect((combined.state.error as? AYAllRejectedError)?.index == 2)
     }
 
+    @Test("after the first rejection all lets go of the values gathered, though an input stays pending")
+    func rejectionReleasesValues() async throws {
+        let neverSettles = pending()
+        // Any class instance will do as a value that can be seen being freed.
+        var gathered: Recorder<Int>? = Recorder()
+        let weakGathered = Weak(gathered)
+        var combined: AYPromise? = AYPromise.all([gathered, neverSettles.promise, TestError(1)])
+        gathered = nil
+        #expect((try await error(of: combined!) as? AYAllRejectedError)?.index == 2)
+        combined = nil
+        try await eventually("the gathered value to be freed") { weakGathered.object == nil }
+        withExtendedLifetime(neverSettles) {}
+    }
+
     @Test("all of nothing fulfils with an empty array at once (the original never settles)")
     func empty() async throws {
         let values = try #require(try await value(of: AYPromise.all([])) as? [PromiseValue])

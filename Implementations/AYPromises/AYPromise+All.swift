@@ -17,7 +17,8 @@ extension AYPromise {
     /// input fulfils with `[]` at once (the original never settles it).
     ///
     /// A property returning a closure, like the original's class property. Once the result has
-    /// settled, inputs still pending no longer keep it alive.
+    /// settled, inputs still pending no longer keep it alive, nor (after a rejection) the values
+    /// gathered so far.
     ///
     /// Threading: inputs may settle on any thread; once they decide the result, it is settled
     /// from a global-queue block, never inside the input's settle, so combinators nested to any
@@ -43,6 +44,7 @@ extension AYPromise {
 /// has settled.
 final class AYAllGather: Sendable {
     private struct Slots {
+        /// Emptied on the first rejection: once the result is decided, later inputs are ignored.
         var values: [PromiseValue]
         var missing: Int
         /// `nil` once settled, so inputs that are still pending do not keep it alive.
@@ -75,6 +77,9 @@ final class AYAllGather: Sendable {
                 return (combined, .success(slots.values))
             case .failure(let error):
                 slots.combined = nil
+                // Inputs still pending keep this gather alive; the values gathered so far are
+                // no longer needed, so they must not live as long as those inputs.
+                slots.values = []
                 return (combined, .failure(AYAllRejectedError(index: index, internalError: error)))
             }
         }
