@@ -46,6 +46,8 @@ public struct AYAllRejectedError: Error, CustomStringConvertible {
         nested = AYNestedErrors([internalError])
     }
 
+    /// A sentence for logs and test failures: the index and the inner error, or for nested
+    /// `all`s every level's index down to the innermost error.
     public var description: String {
         // Walks a chain of nested `all` errors in a loop: nested alls can wrap each other
         // 100,000 deep, and interpolating `internalError` would recurse once per level.
@@ -73,6 +75,8 @@ public struct AYRaceRejectedError: Error, CustomStringConvertible {
         nested = AYNestedErrors(internalErrors)
     }
 
+    /// A sentence for logs and test failures: how many inputs rejected, and their errors in
+    /// input order.
     public var description: String {
         "race: all \(internalErrors.count) promises were rejected: \(internalErrors)"
     }
