@@ -11,7 +11,8 @@ public enum AYPromiseError: Error, Sendable, Equatable, CustomStringConvertible 
     case emptyRace
     /// ``AYPromise/value(as:)`` found a value of another type.
     case typeMismatch(expected: String, actual: String)
-    /// An operator was given an argument it cannot honour (a negative, NaN or infinite delay).
+    /// An operator was given an argument it cannot honour: a negative, NaN or infinite delay, or
+    /// a function of a type that `with(value)` and `asyncWith(value)` cannot run.
     case invalidArgument(String)
 
     /// A sentence for logs and test failures.
