@@ -33,6 +33,20 @@ struct AYAllTests {
         #expect((combined.state.error as? AYAllRejectedError)?.index == 2)
     }
 
+    @Test("after the first rejection all lets go of the values gathered, though an input stays pending")
+    func rejectionReleasesValues() async throws {
+        let neverSettles = pending()
+        // Any class instance will do as a value that can be seen being freed.
+        var gathered: Recorder<Int>? = Recorder()
+        let weakGathered = Weak(gathered)
+        var combined: AYPromise? = AYPromise.all([gathered, neverSettles.promise, TestError(1)])
+        gathered = nil
+        #expect((try await error(of: combined!) as? AYAllRejectedError)?.index == 2)
+        combined = nil
+        try await eventually("the gathered value to be freed") { weakGathered.object == nil }
+        withExtendedLifetime(neverSettles) {}
+    }
+
     @Test("all of nothing fulfils with an empty array at once (the original never settles)")
     func empty() async throws {
         let values = try #require(try await value(of: AYPromise.all([])) as? [PromiseValue])
@@ -49,5 +63,32 @@ struct AYAllTests {
         #expect(values[2] as? Int == 3 && values[3] as? Int == 4)
         let failed = AYPromise.all([1, TestError(5)])
         #expect((try await error(of: failed) as? AYAllRejectedError)?.internalError as? TestError == TestError(5))
+    }
+
+    @Test("100,000 nested alls reject, innermost first, without overflowing the stack")
+    func deeplyNested() async throws {
+        // Each level is an input of the next: settling one level must not settle the next inside it.
+        let innermost = pending()
+        var combined = innermost.promise
+        for level in 1...100_000 {
+            combined = AYPromise.all([combined, level])
+        }
+        innermost.reject(TestError(1))
+        let failure = try await error(of: combined, timeout: .seconds(60))
+        // The description walks the 100,000 wrappers in a loop too.
+        let description = String(describing: try #require(failure))
+        #expect(description.hasPrefix("all: the promise at index 0 was rejected: all: the promise at index 0"))
+        #expect(description.hasSuffix(String(describing: TestError(1))))
+        var current = failure
+        var depth = 0
+        var wrongIndexes = 0
+        while let wrapper = current as? AYAllRejectedError {
+            depth += 1
+            if wrapper.index != 0 { wrongIndexes += 1 }
+            current = wrapper.internalError
+        }
+        #expect(depth == 100_000)
+        #expect(wrongIndexes == 0)
+        #expect(current as? TestError == TestError(1))
     }
 }

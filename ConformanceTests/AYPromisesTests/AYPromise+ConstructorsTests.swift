@@ -104,6 +104,35 @@ struct AYConstructorsTests {
         #expect(places.all == [true, false])
     }
 
+    @Test("with(value) rejects a block of another type with invalidArgument instead of fulfilling with it")
+    func withUnsupportedBlock() async throws {
+        let ran = Recorder<Bool>()
+        let block: @Sendable () -> Int = {
+            ran.record(true)
+            return 1
+        }
+        let taking: @Sendable (Int) throws -> PromiseValue = { $0 }
+        let promises = [
+            AYPromise.with(block as PromiseValue), AYPromise.asyncWith(block as PromiseValue),
+            AYPromise.with(taking as PromiseValue),
+        ]
+        for promise in promises {
+            let failure = try await error(of: promise) as? AYPromiseError
+            guard case .invalidArgument(let reason) = failure else {
+                Issue.record("expected invalidArgument, got \(String(describing: failure))")
+                continue
+            }
+            #expect(reason.contains("not @Sendable ("))
+        }
+        #expect(ran.all.isEmpty)
+        // Values that are not functions, though they may hold one, still fulfil.
+        let tuple = try await value(of: AYPromise.with((2, block) as PromiseValue))
+        #expect((tuple as? (Int, @Sendable () -> Int))?.0 == 2)
+        let object = Recorder<Int>()
+        #expect(try await value(of: AYPromise.with(object)) as? Recorder<Int> === object)
+        #expect(try await value(of: AYPromise.with(TestError(3).code)) as? Int == 3)
+    }
+
     @Test("AYPromise.resolve: a promise as is, an error rejected, a value fulfilled, a thenable assimilated")
     func staticResolve() async throws {
         let existing = pending().promise

@@ -43,4 +43,39 @@ struct AYRaceTests {
         let errors = (try await error(of: failed) as? AYRaceRejectedError)?.internalErrors
         #expect(errors?.map { ($0 as? TestError)?.code } == [3, 4])
     }
+
+    @Test("100,000 nested races fulfil, innermost first, without overflowing the stack")
+    func deeplyNested() async throws {
+        // Each level is an input of the next: settling one level must not settle the next inside it.
+        let innermost = pending()
+        var combined = innermost.promise
+        for level in 1...100_000 {
+            combined = AYPromise.race([combined, TestError(level)])
+        }
+        innermost.resolve("innermost")
+        #expect(try await value(of: combined, timeout: .seconds(60)) as? String == "innermost")
+    }
+
+    @Test("100,000 nested races reject when every input rejects, and their nested errors are freed")
+    func deeplyNestedRejections() async throws {
+        let innermost = pending()
+        var combined = innermost.promise
+        for level in 1...100_000 {
+            combined = AYPromise.race([combined, TestError(level)])
+        }
+        innermost.reject(TestError(0))
+        var current = try await error(of: combined, timeout: .seconds(60))
+        combined = AYPromise.resolve(nil)
+        // Every level holds the previous level's error and its own input's; walk them in a loop.
+        var levels = 0
+        var wrongErrors = 0
+        while let wrapper = current as? AYRaceRejectedError {
+            levels += 1
+            if (wrapper.internalErrors.last as? TestError)?.code != 100_001 - levels { wrongErrors += 1 }
+            current = wrapper.internalErrors.first
+        }
+        #expect(levels == 100_000)
+        #expect(wrongErrors == 0)
+        #expect(current as? TestError == TestError(0))
+    }
 }

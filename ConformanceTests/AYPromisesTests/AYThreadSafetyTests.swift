@@ -18,7 +18,12 @@ struct AYThreadSafetyTests {
             let deferred = pending()
             let calls = Recorder<Int>()
             let values = Recorder<Int>()
-            try await waitUntil("round \(round): \(total) handlers", timeout: .seconds(10)) { done in
+            // Every block runs on this serial queue. A handler is called synchronously inside
+            // `pipe` (settled) or `settle` (pending), and calling it only queues its block; so
+            // once every attaching and settling thread has returned, every block, a duplicated
+            // one included, is already queued here, and a block queued after them runs last.
+            let serial = DispatchQueue(label: "AYThreadSafetyTests.attachWhileSettling")
+            try await waitUntil("round \(round): every thread returned") { done in
                 DispatchQueue.global().async {
                     DispatchQueue.concurrentPerform(iterations: threads + 1) { thread in
                         guard thread < threads else {
@@ -27,44 +32,52 @@ struct AYThreadSafetyTests {
                             return
                         }
                         for index in 0..<perThread {
-                            deferred.promise.thenAsync { value in
+                            deferred.promise.thenOn(serial) { value in
                                 values.record(value as! Int)
                                 calls.record(thread * perThread + index)
-                                if calls.count == total { done() }
                             }
                         }
                     }
+                    serial.async { done() }
                 }
             }
-            #expect(calls.count == total)
+            #expect(calls.count == total, "a handler ran twice or not at all")
             #expect(Set(calls.all).count == total, "a handler ran twice or not at all")
             #expect(Set(values.all) == [round])
         }
     }
 
-    @Test("many threads settle one promise at once: one outcome wins and every handler sees it")
+    @Test("many threads settle one promise at once: one outcome wins and every handler sees it once")
     func concurrentSettles() async throws {
         for round in 0..<50 {
             let deferred = pending()
             let seen = Recorder<Int>()
             let handlers = 10
-            try await waitUntil("round \(round)") { done in
-                for _ in 0..<handlers {
-                    deferred.promise.thenAsync { value in
-                        seen.record(value as! Int)
-                        if seen.count == handlers { done() }
+            // As above: once the settling threads have returned, every block is queued here.
+            let serial = DispatchQueue(label: "AYThreadSafetyTests.concurrentSettles")
+            // Each handler pair records what it saw: a value as is, an error as minus its code.
+            for _ in 0..<handlers {
+                deferred.promise.thenOn(serial) { value in seen.record(value as! Int) }
+                deferred.promise.catchOn(serial) { error in seen.record(-(error as! TestError).code) }
+            }
+            try await waitUntil("round \(round): every thread returned") { done in
+                DispatchQueue.global().async {
+                    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                        if thread.isMultiple(of: 2) {
+                            deferred.resolve(thread)
+                        } else {
+                            deferred.reject(TestError(thread))
+                        }
                     }
-                }
-                DispatchQueue.concurrentPerform(iterations: 8) { thread in
-                    if thread.isMultiple(of: 2) {
-                        deferred.resolve(thread)
-                    } else {
-                        deferred.reject(TestError(thread))
-                    }
+                    serial.async { done() }
                 }
             }
-            #expect(Set(seen.all).count == 1)
-            #expect(seen.count == handlers)
+            let state = deferred.promise.state
+            let winner = try #require(
+                state.value.flatMap { $0 as? Int } ?? (state.error as? TestError).map { -$0.code })
+            #expect(
+                seen.all == Array(repeating: winner, count: handlers),
+                "a handler ran twice, not at all or saw another outcome")
         }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 public import PromiseInterface
 
 extension AYPromise {
@@ -16,7 +17,13 @@ extension AYPromise {
     /// input fulfils with `[]` at once (the original never settles it).
     ///
     /// A property returning a closure, like the original's class property. Once the result has
-    /// settled, inputs still pending no longer keep it alive.
+    /// settled, inputs still pending no longer keep it alive, nor (after a rejection) the values
+    /// gathered so far.
+    ///
+    /// Threading: inputs may settle on any thread; once they decide the result, it is settled
+    /// from a global-queue block, never inside the input's settle, so combinators nested to any
+    /// depth (the result of one being an input of the next) settle level by level without deep
+    /// recursion.
     public static var all: @Sendable ([PromiseValue]) -> AYPromise {
         { inputs in
             guard !inputs.isEmpty else { return AYPromise(settled: .success([PromiseValue]())) }
@@ -37,6 +44,7 @@ extension AYPromise {
 /// has settled.
 final class AYAllGather: Sendable {
     private struct Slots {
+        /// Emptied on the first rejection: once the result is decided, later inputs are ignored.
         var values: [PromiseValue]
         var missing: Int
         /// `nil` once settled, so inputs that are still pending do not keep it alive.
@@ -50,8 +58,13 @@ final class AYAllGather: Sendable {
         slots = PromiseMutex(Slots(values: Array(repeating: nil, count: count), missing: count, combined: combined))
     }
 
-    /// Records one input's outcome; settles the combined promise on the last value or the first
-    /// error, outside the lock.
+    /// Records one input's outcome; on the last value or the first error, settles the combined promise
+    /// from a global-queue block, outside the lock.
+    ///
+    /// Not on this stack: this runs in an input's handler, inside that input's settle, and the
+    /// combined promise may itself be an input of another `all` or `race`. Settling it here would
+    /// settle the next level inside this one, one set of stack frames per level: 100,000 nested
+    /// combinators (`acc = AYPromise.all([acc, p])` in a loop) would overflow the stack.
     func record(_ outcome: AYOutcome, at index: Int) {
         let settle: (AYPromise, AYOutcome)? = slots.withLock { slots in
             guard let combined = slots.combined else { return nil }
@@ -64,9 +77,12 @@ final class AYAllGather: Sendable {
                 return (combined, .success(slots.values))
             case .failure(let error):
                 slots.combined = nil
+                // Inputs still pending keep this gather alive; the values gathered so far are
+                // no longer needed, so they must not live as long as those inputs.
+                slots.values = []
                 return (combined, .failure(AYAllRejectedError(index: index, internalError: error)))
             }
         }
-        if let (combined, outcome) = settle { combined.settle(outcome) }
+        if let (combined, outcome) = settle { DispatchQueue.global().async { combined.settle(outcome) } }
     }
 }

@@ -74,6 +74,11 @@ extension AYPromise {
     /// - an ``AYPromise`` is returned as is;
     /// - a block (`() throws -> PromiseValue` or `() throws -> Void`, passed as a value) runs on
     ///   the main queue, as `with { ... }`;
+    /// - a function of any other type (`@Sendable () -> Int`, a block taking an argument) makes a
+    ///   promise rejected with ``AYPromiseError/invalidArgument(_:)``: a dynamic value cannot be
+    ///   cast to a function type other than its own, so such a block could not be run, and
+    ///   fulfilling with the block itself would hide the mistake. Pass it as a block instead:
+    ///   `with(block)` without `as PromiseValue`, or `with { block() }`;
     /// - an array becomes ``all`` of its elements;
     /// - an `Error` makes a rejected promise;
     /// - any other ``Thenable`` is assimilated;
@@ -94,8 +99,8 @@ extension AYPromise {
         resolve(nil).chainThen(on: .global()) { _ in try block() }
     }
 
-    /// `with(value)` with a block value run on a global queue; any other value is
-    /// handled exactly as by `with`.
+    /// `with(value)` with a block value run on a global queue; any other value (a function of
+    /// another type included) is handled exactly as by `with`.
     public static func asyncWith(_ value: PromiseValue) -> AYPromise {
         make(from: value, blockQueue: .global())
     }
@@ -107,10 +112,25 @@ extension AYPromise {
         if let block = value as? @Sendable () throws -> Void {
             return resolve(nil).chainThen(on: blockQueue) { _ in try block() }
         }
+        if let value, isFunctionType(type(of: value)) {
+            let reason =
+                "with(value) runs a block of type () throws -> PromiseValue or () throws -> Void, "
+                + "not \(type(of: value)); pass it as a block: with(block) or with { block() }"
+            return AYPromise(settled: .failure(AYPromiseError.invalidArgument(reason)))
+        }
         if let array = value as? [PromiseValue] {
             return all(array)
         }
         return resolve(value)
+    }
+
+    /// Whether `type` is a function type.
+    ///
+    /// No cast matches every function type (`as?` needs the exact signature), so this reads the
+    /// kind word that starts every type's runtime metadata: `0x302` is `MetadataKind::Function`
+    /// in Swift's stable ABI. Tested for functions, tuples holding one, classes and structs.
+    private static func isFunctionType(_ type: Any.Type) -> Bool {
+        unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee == 0x302
     }
 
     /// Makes a promise from a value (the original's `AYPromise.resolve(value)`): an

@@ -1,3 +1,4 @@
+import Dispatch
 public import PromiseInterface
 
 extension AYPromise {
@@ -18,6 +19,11 @@ extension AYPromise {
     ///
     /// A property returning a closure, like the original's class property. Once the result has
     /// settled, inputs still pending no longer keep it alive.
+    ///
+    /// Threading: inputs may settle on any thread; once they decide the result, it is settled
+    /// from a global-queue block, never inside the input's settle, so combinators nested to any
+    /// depth (the result of one being an input of the next) settle level by level without deep
+    /// recursion.
     public static var race: @Sendable ([PromiseValue]) -> AYPromise {
         { inputs in
             guard !inputs.isEmpty else { return AYPromise(settled: .failure(AYPromiseError.emptyRace)) }
@@ -47,8 +53,13 @@ final class AYRaceGather: Sendable {
         slots = PromiseMutex(Slots(errors: Array(repeating: nil, count: count), missing: count, combined: combined))
     }
 
-    /// Records one input's outcome; settles the combined promise on the first value or the last
-    /// error, outside the lock.
+    /// Records one input's outcome; on the first value or the last error, settles the combined promise
+    /// from a global-queue block, outside the lock.
+    ///
+    /// Not on this stack: this runs in an input's handler, inside that input's settle, and the
+    /// combined promise may itself be an input of another `all` or `race`. Settling it here would
+    /// settle the next level inside this one, one set of stack frames per level: 100,000 nested
+    /// combinators (`acc = AYPromise.all([acc, p])` in a loop) would overflow the stack.
     func record(_ outcome: AYOutcome, at index: Int) {
         let settle: (AYPromise, AYOutcome)? = slots.withLock { slots in
             guard let combined = slots.combined else { return nil }
@@ -64,6 +75,6 @@ final class AYRaceGather: Sendable {
                 return (combined, .failure(AYRaceRejectedError(internalErrors: slots.errors.map { $0! })))
             }
         }
-        if let (combined, outcome) = settle { combined.settle(outcome) }
+        if let (combined, outcome) = settle { DispatchQueue.global().async { combined.settle(outcome) } }
     }
 }

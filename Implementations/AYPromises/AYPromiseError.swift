@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Errors the AY promises reject with for bad input.
 ///
 /// The original has none of these: it leaves a promise resolved with itself pending forever,
@@ -9,7 +11,8 @@ public enum AYPromiseError: Error, Sendable, Equatable, CustomStringConvertible 
     case emptyRace
     /// ``AYPromise/value(as:)`` found a value of another type.
     case typeMismatch(expected: String, actual: String)
-    /// An operator was given an argument it cannot honour (a negative, NaN or infinite delay).
+    /// An operator was given an argument it cannot honour: a negative, NaN or infinite delay, or
+    /// a function of a type that `with(value)` and `asyncWith(value)` cannot run.
     case invalidArgument(String)
 
     /// A sentence for logs and test failures.
@@ -32,32 +35,71 @@ public enum AYPromiseError: Error, Sendable, Equatable, CustomStringConvertible 
 public struct AYAllRejectedError: Error, CustomStringConvertible {
     /// The position, in the input array, of the promise that rejected first.
     public let index: Int
+    /// Holds ``internalError``; see ``AYNestedErrors`` for why it is a class.
+    private let nested: AYNestedErrors
+
     /// The error that promise rejected with (the original's `AYPromiseInternalErrorsKey`).
-    public let internalError: any Error
+    public var internalError: any Error { nested.errors[0] }
 
     /// Wraps the first rejection of an `all`.
     public init(index: Int, internalError: any Error) {
         self.index = index
-        self.internalError = internalError
+        nested = AYNestedErrors([internalError])
     }
 
+    /// A sentence for logs and test failures: the index and the inner error, or for nested
+    /// `all`s every level's index down to the innermost error.
     public var description: String {
-        "all: the promise at index \(index) was rejected: \(internalError)"
+        // Walks a chain of nested `all` errors in a loop: nested alls can wrap each other
+        // 100,000 deep, and interpolating `internalError` would recurse once per level.
+        var text = ""
+        var error: any Error = self
+        while let wrapper = error as? AYAllRejectedError {
+            text += "all: the promise at index \(wrapper.index) was rejected: "
+            error = wrapper.internalError
+        }
+        return text + String(describing: error)
     }
 }
 
 /// The error ``AYPromise/race`` rejects with once every input has rejected: every input's error,
 /// in input order (the original's `AYPromiseInternalErrorsKey` array).
 public struct AYRaceRejectedError: Error, CustomStringConvertible {
+    /// Holds ``internalErrors``; see ``AYNestedErrors`` for why it is a class.
+    private let nested: AYNestedErrors
+
     /// Each input's error, in input order (not in the order they rejected).
-    public let internalErrors: [any Error]
+    public var internalErrors: [any Error] { nested.errors }
 
     /// Collects the errors of a race that every input lost.
     public init(internalErrors: [any Error]) {
-        self.internalErrors = internalErrors
+        nested = AYNestedErrors(internalErrors)
     }
 
+    /// A sentence for logs and test failures: how many inputs rejected, and their errors in
+    /// input order.
     public var description: String {
         "race: all \(internalErrors.count) promises were rejected: \(internalErrors)"
+    }
+}
+
+/// The errors a combinator error wraps, in a class so that freeing them cannot recurse deeply.
+///
+/// Combinators nest (`acc = AYPromise.all([acc, p])` in a loop), and so do their errors: the
+/// outermost error of 100,000 nested `all`s wraps 100,000 levels. Freeing that from one stack
+/// would free each level from the previous one's release, one set of frames per level, and
+/// overflow. When the errors held here are combinator errors themselves, they are let go from a
+/// global-queue block instead: one level per hop, as a pending promise lets go of its handlers.
+final class AYNestedErrors: Sendable {
+    let errors: [any Error]
+
+    init(_ errors: [any Error]) {
+        self.errors = errors
+    }
+
+    deinit {
+        guard errors.contains(where: { $0 is AYAllRejectedError || $0 is AYRaceRejectedError }) else { return }
+        let errors = errors
+        DispatchQueue.global().async { withExtendedLifetime(errors) {} }
     }
 }

@@ -4,8 +4,10 @@ import PromiseInterface
 typealias AYOutcome = Result<PromiseValue, any Error>
 
 /// A handler piped onto a promise: called once, with the outcome, on the settling thread and
-/// outside the lock. Handlers only schedule work (dispatch a block, settle a combinator), so
-/// running them in a loop never recurses into another promise's handlers.
+/// outside the lock. Handlers only schedule work: they dispatch a block onto a queue, or record an
+/// `all`/`race` input under the combinator's lock and, when that decides it, dispatch the settling
+/// of the combined promise. None settles another promise on the settling thread, so running them
+/// in a loop never recurses into another promise's handlers.
 typealias AYHandler = @Sendable (AYOutcome) -> Void
 
 /// The pure state machine behind ``AYPromise``: what the original keeps in `state`, `value` and
