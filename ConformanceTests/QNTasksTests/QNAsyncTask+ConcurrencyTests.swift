@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import QNTasks
 import TestSupport
 import Testing
@@ -35,30 +36,19 @@ struct QNConcurrencyTests {
     }
 
     @Test("awaiting needs no queue to be serviced: the value arrives while the main queue is blocked")
-    func noQueueNeeded() async throws {
-        // Block the main queue (the default callback queue) until the value has arrived. The
-        // block is bounded, so a failing bridge cannot hang the test run; a passing one holds
-        // main only for the moment the value takes to arrive.
-        let mainBlocked = Signal()
-        let release = Signal()
-        DispatchQueue.main.async {
-            mainBlocked.fire()
-            _ = release.wait(seconds: 30)
-        }
-        defer { release.fire() }
-        try await mainBlocked.fired()
-        let task = QNAsyncManualTask<Int> { task in DispatchQueue.global().async { task.succeed(1) } }
-        // Shorter than the block: a value that needed the main queue would time out here.
-        let value = try await awaitCompletion("the value while the main queue is blocked", timeout: .seconds(20)) {
-            complete in
-            Task {
-                do {
-                    complete(.success(try await task.value))
-                } catch {
-                    complete(.failure(error))
-                }
+    func noQueueNeeded() async {
+        // In a child process, so that blocking the main queue (the default callback queue) holds
+        // up no other test. The blocker is queued first, so any main-queue work the bridge
+        // needed would wait behind it and the value would time out.
+        await #expect(processExitsWith: .success) {
+            let release = DispatchSemaphore(value: 0)
+            DispatchQueue.main.async { _ = release.wait(timeout: .now() + 30) }
+            defer { release.signal() }
+            let task = QNAsyncManualTask<Int> { task in DispatchQueue.global().async { task.succeed(1) } }
+            let outcome = try await awaitOutcome("the value while the main queue is blocked", timeout: .seconds(20)) {
+                try await task.value
             }
+            guard case .success(1) = outcome else { exit(1) }
         }
-        #expect(value == 1)
     }
 }
