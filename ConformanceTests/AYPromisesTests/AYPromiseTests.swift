@@ -50,9 +50,15 @@ struct AYPromiseTests {
 
     @Test("a block that returns its own promise rejects it with the cycle error")
     func blockReturningItself() async throws {
+        // Chained from the block's own serial queue, so the block cannot run before `chained`
+        // is recorded.
+        let queue = TaggedQueue("ay.cycle")
         let holder = Recorder<AYPromise>()
-        let chained = AYPromise.resolve(1).thenAsync { _ in holder.all[0] }
-        holder.record(chained)
+        let chained = queue.queue.sync {
+            let chained = AYPromise.resolve(1).thenOn(queue.queue) { _ in holder.all[0] }
+            holder.record(chained)
+            return chained
+        }
         #expect(try await error(of: chained) as? AYPromiseError == .cycle)
     }
 
