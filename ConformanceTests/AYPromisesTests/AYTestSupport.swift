@@ -11,15 +11,7 @@ import Testing
 func outcome(
     of promise: AYPromise, timeout: Duration = defaultTestTimeout
 ) async throws -> Result<PromiseValue, any Error> {
-    try await awaitCompletion("an AY promise", timeout: timeout) { complete in
-        Task {
-            do {
-                complete(.success(.success(try await promise.value)))
-            } catch {
-                complete(.success(.failure(error)))
-            }
-        }
-    }
+    try await awaitOutcome("an AY promise", timeout: timeout) { try await promise.value }
 }
 
 /// The value of `promise`, or a thrown error if it was rejected or timed out.
