@@ -110,30 +110,3 @@ struct AYPromiseTests {
         #expect(order.all == [1, 2, 3, 4, 5])
     }
 }
-
-/// A scripted foreign thenable: its `then` runs `script` with the callbacks it is given.
-final class ScriptThenable: Thenable {
-    typealias Script =
-        @Sendable (
-            @escaping @Sendable (PromiseValue) -> Void,
-            @escaping @Sendable (any Error) -> Void
-        ) throws -> Void
-
-    private let script: Script
-    private let callCount = Recorder<Void>()
-
-    init(_ script: @escaping Script) {
-        self.script = script
-    }
-
-    /// How many times `then` was called.
-    var calls: Int { callCount.count }
-
-    func then(
-        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
-        rejectPromise: @escaping @Sendable (any Error) -> Void
-    ) throws {
-        callCount.record(())
-        try script(resolvePromise, rejectPromise)
-    }
-}

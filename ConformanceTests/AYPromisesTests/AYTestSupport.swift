@@ -25,13 +25,7 @@ func error(
     timeout: Duration = defaultTestTimeout,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> (any Error)? {
-    switch try await outcome(of: promise, timeout: timeout) {
-    case .success(let value):
-        Issue.record("expected a rejection, got \(String(describing: value))", sourceLocation: sourceLocation)
-        return nil
-    case .failure(let error):
-        return error
-    }
+    rejection(of: try await outcome(of: promise, timeout: timeout), sourceLocation: sourceLocation)
 }
 
 /// A pending promise and the functions that settle it (through the shared protocol's

@@ -25,11 +25,5 @@ func error<Value: Sendable>(
     timeout: Duration = defaultTestTimeout,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> (any Error)? {
-    switch try await outcome(of: promise, timeout: timeout) {
-    case .success(let value):
-        Issue.record("expected a rejection, got \(value)", sourceLocation: sourceLocation)
-        return nil
-    case .failure(let error):
-        return error
-    }
+    rejection(of: try await outcome(of: promise, timeout: timeout), sourceLocation: sourceLocation)
 }

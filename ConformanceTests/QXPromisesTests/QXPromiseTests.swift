@@ -152,23 +152,3 @@ struct QXPromiseTests {
         #expect(QXPromiseError.invalidArgument("x").description.contains("x"))
     }
 }
-
-/// A foreign thenable driven by a script, counting how often `then` is called.
-final class ScriptThenable: Thenable {
-    typealias Script =
-        @Sendable (
-            @escaping @Sendable (PromiseValue) -> Void,
-            @escaping @Sendable (any Error) -> Void
-        ) throws -> Void
-    private let script: Script
-    private let callCount = Recorder<Int>()
-    init(_ script: @escaping Script) { self.script = script }
-    var calls: Int { callCount.count }
-    func then(
-        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
-        rejectPromise: @escaping @Sendable (any Error) -> Void
-    ) throws {
-        callCount.record(1)
-        try script(resolvePromise, rejectPromise)
-    }
-}

@@ -1,6 +1,7 @@
 public import Dispatch
 public import Foundation
-import PromiseInterface
+public import PromiseInterface
+public import Testing
 
 // Helpers shared by every design's tests. Every wait has a timeout, so a promise or task that never
 // settles fails its test instead of stalling the run.
@@ -168,5 +169,45 @@ public final class Weak<Object: AnyObject & Sendable>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return storage
+    }
+}
+
+/// The error `outcome` failed with; records an issue (at the caller's location) if it succeeded.
+public func rejection<Value>(
+    of outcome: Result<Value, any Error>,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> (any Error)? {
+    switch outcome {
+    case .success(let value):
+        Issue.record("expected a rejection, got \(String(describing: value))", sourceLocation: sourceLocation)
+        return nil
+    case .failure(let error):
+        return error
+    }
+}
+
+/// A foreign thenable driven by a script: its `then` runs `script` with the callbacks it is
+/// given, and counts how often it was called.
+public final class ScriptThenable: Thenable {
+    public typealias Script =
+        @Sendable (
+            @escaping @Sendable (PromiseValue) -> Void,
+            @escaping @Sendable (any Error) -> Void
+        ) throws -> Void
+
+    private let script: Script
+    private let callCount = Recorder<Void>()
+
+    public init(_ script: @escaping Script) { self.script = script }
+
+    /// How many times `then` was called.
+    public var calls: Int { callCount.count }
+
+    public func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws {
+        callCount.record(())
+        try script(resolvePromise, rejectPromise)
     }
 }

@@ -28,61 +28,11 @@ extension AYPromise {
         { inputs in
             guard !inputs.isEmpty else { return AYPromise(settled: .success([PromiseValue]())) }
             let combined = AYPromise(pending: ())
-            let gather = AYAllGather(combined, count: inputs.count)
+            let gather = AYGather(combined, count: inputs.count, rule: .all)
             for (index, input) in inputs.enumerated() {
                 resolve(input).pipe { outcome in gather.record(outcome, at: index) }
             }
             return combined
         }
-    }
-}
-
-/// The countdown behind ``AYPromise/all``.
-///
-/// The original decrements an atomic counter and then reads every input's `value` again; this
-/// keeps the values as they arrive, under a lock, and lets go of the combined promise once it
-/// has settled.
-final class AYAllGather: Sendable {
-    private struct Slots {
-        /// Emptied on the first rejection: once the result is decided, later inputs are ignored.
-        var values: [PromiseValue]
-        var missing: Int
-        /// `nil` once settled, so inputs that are still pending do not keep it alive.
-        var combined: AYPromise?
-    }
-
-    /// Guards the values received so far, the count still missing and the combined promise.
-    private let slots: PromiseMutex<Slots>
-
-    init(_ combined: AYPromise, count: Int) {
-        slots = PromiseMutex(Slots(values: Array(repeating: nil, count: count), missing: count, combined: combined))
-    }
-
-    /// Records one input's outcome; on the last value or the first error, settles the combined promise
-    /// from a global-queue block, outside the lock.
-    ///
-    /// Not on this stack: this runs in an input's handler, inside that input's settle, and the
-    /// combined promise may itself be an input of another `all` or `race`. Settling it here would
-    /// settle the next level inside this one, one set of stack frames per level: 100,000 nested
-    /// combinators (`acc = AYPromise.all([acc, p])` in a loop) would overflow the stack.
-    func record(_ outcome: AYOutcome, at index: Int) {
-        let settle: (AYPromise, AYOutcome)? = slots.withLock { slots in
-            guard let combined = slots.combined else { return nil }
-            switch outcome {
-            case .success(let value):
-                slots.values[index] = value
-                slots.missing -= 1
-                guard slots.missing == 0 else { return nil }
-                slots.combined = nil
-                return (combined, .success(slots.values))
-            case .failure(let error):
-                slots.combined = nil
-                // Inputs still pending keep this gather alive; the values gathered so far are
-                // no longer needed, so they must not live as long as those inputs.
-                slots.values = []
-                return (combined, .failure(AYAllRejectedError(index: index, internalError: error)))
-            }
-        }
-        if let (combined, outcome) = settle { DispatchQueue.global().async { combined.settle(outcome) } }
     }
 }

@@ -28,53 +28,11 @@ extension AYPromise {
         { inputs in
             guard !inputs.isEmpty else { return AYPromise(settled: .failure(AYPromiseError.emptyRace)) }
             let combined = AYPromise(pending: ())
-            let gather = AYRaceGather(combined, count: inputs.count)
+            let gather = AYGather(combined, count: inputs.count, rule: .race)
             for (index, input) in inputs.enumerated() {
                 resolve(input).pipe { outcome in gather.record(outcome, at: index) }
             }
             return combined
         }
-    }
-}
-
-/// The bookkeeping behind ``AYPromise/race``: the errors so far, in input order.
-final class AYRaceGather: Sendable {
-    private struct Slots {
-        var errors: [(any Error)?]
-        var missing: Int
-        /// `nil` once settled, so inputs that are still pending do not keep it alive.
-        var combined: AYPromise?
-    }
-
-    /// Guards the errors received so far, the count still missing and the combined promise.
-    private let slots: PromiseMutex<Slots>
-
-    init(_ combined: AYPromise, count: Int) {
-        slots = PromiseMutex(Slots(errors: Array(repeating: nil, count: count), missing: count, combined: combined))
-    }
-
-    /// Records one input's outcome; on the first value or the last error, settles the combined promise
-    /// from a global-queue block, outside the lock.
-    ///
-    /// Not on this stack: this runs in an input's handler, inside that input's settle, and the
-    /// combined promise may itself be an input of another `all` or `race`. Settling it here would
-    /// settle the next level inside this one, one set of stack frames per level: 100,000 nested
-    /// combinators (`acc = AYPromise.all([acc, p])` in a loop) would overflow the stack.
-    func record(_ outcome: AYOutcome, at index: Int) {
-        let settle: (AYPromise, AYOutcome)? = slots.withLock { slots in
-            guard let combined = slots.combined else { return nil }
-            switch outcome {
-            case .success:
-                slots.combined = nil
-                return (combined, outcome)
-            case .failure(let error):
-                slots.errors[index] = error
-                slots.missing -= 1
-                guard slots.missing == 0 else { return nil }
-                slots.combined = nil
-                return (combined, .failure(AYRaceRejectedError(internalErrors: slots.errors.map { $0! })))
-            }
-        }
-        if let (combined, outcome) = settle { DispatchQueue.global().async { combined.settle(outcome) } }
     }
 }
