@@ -102,6 +102,21 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
         func cancelAll() {
             for cancel in cancels { cancel() }
         }
+
+        /// Starts `tasks` for `parallel` (stopping early if it is no longer running) and hands each
+        /// outcome, with the sub-task's index, to `record` on ``queue``. Cancelling `parallel`
+        /// cancels them all.
+        func launch(
+            _ tasks: [QNAsyncTask<Element>],
+            for parallel: QNAsyncParallelTask<Result>,
+            record: @escaping @Sendable (Int, QNTaskOutcome<Element>) -> Void
+        ) {
+            parallel.onCancel { self.cancelAll() }
+            for (index, task) in tasks.enumerated() {
+                if parallel.state != .running { break }
+                task.start(observer: QNTaskObserver(queue: queue) { outcome in record(index, outcome) })
+            }
+        }
     }
 }
 
@@ -123,35 +138,30 @@ extension QNAsyncParallelTask {
                 return
             }
             let gather = Gather(tasks)
-            parallel.onCancel { gather.cancelAll() }
-            for (index, task) in tasks.enumerated() {
-                if parallel.state != .running { break }
-                task.start(
-                    observer: QNTaskObserver(queue: gather.queue) { outcome in
-                        switch outcome {
-                        case .succeeded(let value):
-                            let all = gather.state.withLock { state -> [Element]? in
-                                guard !state.decided else { return nil }
-                                state.values[index] = value
-                                state.remaining -= 1
-                                guard state.remaining == 0 else { return nil }
-                                state.decided = true
-                                return state.values.map { $0! }
-                            }
-                            if let all { parallel.finish(.succeeded(all)) }
-                        case .failed(let error):
-                            // The rest first, so the failure is observed with them cancelled.
-                            guard gather.decide() else { return }
-                            gather.cancelAll()
-                            parallel.finish(.failed(error))
-                        case .cancelled:
-                            // Cancelled from outside (our own cancellations come after the
-                            // decision and are ignored). Cancelling the parallel task runs its
-                            // handler, which cancels the rest, before it reports.
-                            guard gather.decide() else { return }
-                            parallel.cancel()
-                        }
-                    })
+            gather.launch(tasks, for: parallel) { index, outcome in
+                switch outcome {
+                case .succeeded(let value):
+                    let all = gather.state.withLock { state -> [Element]? in
+                        guard !state.decided else { return nil }
+                        state.values[index] = value
+                        state.remaining -= 1
+                        guard state.remaining == 0 else { return nil }
+                        state.decided = true
+                        return state.values.map { $0! }
+                    }
+                    if let all { parallel.finish(.succeeded(all)) }
+                case .failed(let error):
+                    // The rest first, so the failure is observed with them cancelled.
+                    guard gather.decide() else { return }
+                    gather.cancelAll()
+                    parallel.finish(.failed(error))
+                case .cancelled:
+                    // Cancelled from outside (our own cancellations come after the
+                    // decision and are ignored). Cancelling the parallel task runs its
+                    // handler, which cancels the rest, before it reports.
+                    guard gather.decide() else { return }
+                    parallel.cancel()
+                }
             }
         }
     }
@@ -173,29 +183,24 @@ extension QNAsyncParallelTask {
                 return
             }
             let gather = Gather(tasks)
-            parallel.onCancel { gather.cancelAll() }
-            for (index, task) in tasks.enumerated() {
-                if parallel.state != .running { break }
-                task.start(
-                    observer: QNTaskObserver(queue: gather.queue) { outcome in
-                        switch outcome {
-                        case .succeeded(let value):
-                            // The rest first, so the success is observed with them cancelled.
-                            guard gather.decide() else { return }
-                            gather.cancelAll()
-                            parallel.finish(.succeeded(value))
-                        case .failed, .cancelled:
-                            let errors = gather.state.withLock { state -> [any Error]? in
-                                guard !state.decided else { return nil }
-                                state.errors[index] = outcome.result.failureError
-                                state.remaining -= 1
-                                guard state.remaining == 0 else { return nil }
-                                state.decided = true
-                                return state.errors.compactMap { $0 }
-                            }
-                            if let errors { parallel.finish(.failed(QNAllFailedError(errors: errors))) }
-                        }
-                    })
+            gather.launch(tasks, for: parallel) { index, outcome in
+                switch outcome {
+                case .succeeded(let value):
+                    // The rest first, so the success is observed with them cancelled.
+                    guard gather.decide() else { return }
+                    gather.cancelAll()
+                    parallel.finish(.succeeded(value))
+                case .failed, .cancelled:
+                    let errors = gather.state.withLock { state -> [any Error]? in
+                        guard !state.decided else { return nil }
+                        state.errors[index] = outcome.result.failureError
+                        state.remaining -= 1
+                        guard state.remaining == 0 else { return nil }
+                        state.decided = true
+                        return state.errors.compactMap { $0 }
+                    }
+                    if let errors { parallel.finish(.failed(QNAllFailedError(errors: errors))) }
+                }
             }
         }
     }
