@@ -4,6 +4,9 @@
 // The folders read as the architecture: `Implementations/` holds the shared protocol, one folder per
 // design and the registry of designs; `ConformanceTests/` holds the Promises/A+ suite (written once)
 // and the per-design tests; `Benchmarks/` holds the `compare` tool.
+//
+// Only the benchmark tool depends on packages (argument parsing, SwiftNIO as a peer, an allocation
+// counter); the implementation modules depend on the toolchain alone.
 import PackageDescription
 
 /// Every target is compiled in the Swift 6 language mode (complete strict concurrency).
@@ -21,6 +24,11 @@ let package = Package(
         .library(name: "AYPromises", targets: ["AYPromises"]),
         .library(name: "QXPromises", targets: ["QXPromises"]),
         .library(name: "QNTasks", targets: ["QNTasks"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
@@ -102,6 +110,34 @@ let package = Package(
             name: "QNTasksTests",
             dependencies: ["QNTasks", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/QNTasksTests",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Benchmarks
+        // The statistics and the report writers, apart from the tool so that tests can check them.
+        .target(
+            name: "CompareKit",
+            path: "Benchmarks/CompareKit",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "compare",
+            dependencies: [
+                "CompareKit", "DesignRegistry", "PromiseInterface", "APlusSuite",
+                "FBLPromises", "AYPromises", "QXPromises", "QNTasks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ],
+            path: "Benchmarks/compare",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CompareKitTests",
+            dependencies: ["CompareKit"],
+            path: "Benchmarks/CompareKitTests",
+            exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,195 @@
+import ArgumentParser
+import CompareKit
+import DesignRegistry
+import Foundation
+
+/// `swift run -c release compare`: benchmarks every registered design beside the baselines and
+/// peers, runs the Promises/A+ suite for every design, and regenerates `Reports/`.
+@main
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Benchmark the promise designs against baselines and peers, and regenerate Reports/.",
+        discussion: """
+            With no subcommand, runs every scenario for every contender, then the Promises/A+ suite \
+            for every design, and writes benchmarks.json, benchmarks.md, its SVG charts and \
+            conformance.md into the output folder. Timings need an optimised build: \
+            `swift run -c release compare`.
+            """,
+        subcommands: [Benchmark.self, Conformance.self, Render.self],
+        defaultSubcommand: Benchmark.self
+    )
+}
+
+/// Where reports go.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "The folder the reports are written to.")
+    var output: String = "Reports"
+}
+
+extension Scenario: ExpressibleByArgument {}
+
+struct Benchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the scenarios (the default), then run the A+ suite, and write the reports."
+    )
+
+    @Flag(help: "Small sizes and 3 repetitions: a smoke test of every scenario's correctness, not a measurement.")
+    var quick = false
+
+    @Option(
+        name: .customLong("scenario"),
+        help: "Run only this scenario (repeatable): \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var scenarios: [Scenario] = []
+
+    @Option(
+        name: .customLong("design"),
+        help: "Run only this contender (repeatable): \(allContenders.map(\.info.name).joined(separator: ", ")). GCD always runs: ratios need it."
+    )
+    var designs: [String] = []
+
+    @Option(help: "Timed repetitions per cell (default 10, or 3 with --quick).")
+    var repetitions: Int?
+
+    @Flag(help: "Skip the Promises/A+ run and leave conformance.md as it is.")
+    var skipConformance = false
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1 (got \(repetitions)).") }
+        let known = Set(allContenders.map { $0.info.name.lowercased() })
+        for name in designs where !known.contains(name.lowercased()) {
+            throw ValidationError(
+                "Unknown contender '\(name)'. Known: \(allContenders.map(\.info.name).joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        #if DEBUG
+            throw BenchmarkError.debugBuild
+        #else
+            let wanted = Set(designs.map { $0.lowercased() })
+            let plan = RunPlan(
+                scenarios: scenarios.isEmpty ? Scenario.allCases : Scenario.allCases.filter(scenarios.contains),
+                contenders: allContenders.filter {
+                    wanted.isEmpty || wanted.contains($0.info.name.lowercased()) || $0.info.name == "GCD"
+                },
+                repetitions: repetitions ?? (quick ? 3 : 10),
+                warmups: 1,
+                quick: quick
+            )
+            let output = outputOptions.output
+            let skipConformance = skipConformance
+            let command = (["swift run -c release compare"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            runOffMain {
+                try Reports.prepare(output)
+                let started = ContinuousClock.now
+                let harness = Harness(plan: plan)
+                let scenarios = try harness.measureScenarios()
+                let memory = try harness.measureMemory()
+                let report = BenchmarkReport(
+                    run: RunInfo(
+                        date: Provenance.now(),
+                        command: command,
+                        commit: Provenance.commit(),
+                        toolchain: Provenance.toolchain(),
+                        machine: Provenance.machine(),
+                        quick: plan.quick,
+                        repetitions: plan.repetitions,
+                        warmups: plan.warmups,
+                        durationSeconds: (ContinuousClock.now - started).seconds,
+                        peakRSSBytes: peakResidentBytes()
+                    ),
+                    contenders: plan.contenders.map(\.info),
+                    scenarios: scenarios,
+                    memory: memory
+                )
+                try Reports.writeBenchmarks(report, to: output)
+                if !skipConformance { try Reports.writeConformance(to: output) }
+            }
+        #endif
+    }
+}
+
+struct Conformance: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the Promises/A+ suite for every design and update the matrix in conformance.md."
+    )
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let output = outputOptions.output
+        runOffMain {
+            try Reports.prepare(output)
+            try Reports.writeConformance(to: output)
+        }
+    }
+}
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rewrite benchmarks.md and its charts from benchmarks.json, without measuring."
+    )
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let folder = URL(fileURLWithPath: outputOptions.output)
+        let report = try BenchmarkReport.decode(from: Data(contentsOf: folder.appendingPathComponent("benchmarks.json")))
+        try Reports.writeMarkdown(report, to: outputOptions.output)
+    }
+}
+
+/// Writing the report files.
+enum Reports {
+    static func prepare(_ folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    static func writeBenchmarks(_ report: BenchmarkReport, to folder: String) throws {
+        let url = URL(fileURLWithPath: folder)
+        try report.jsonData().write(to: url.appendingPathComponent("benchmarks.json"))
+        try writeMarkdown(report, to: folder)
+        log("wrote \(folder)/benchmarks.json and benchmarks.md")
+    }
+
+    static func writeMarkdown(_ report: BenchmarkReport, to folder: String) throws {
+        let url = URL(fileURLWithPath: folder)
+        for file in MarkdownReport.files(for: report) {
+            try Data(file.contents.utf8).write(to: url.appendingPathComponent(file.name))
+        }
+    }
+
+    static func writeConformance(to folder: String) throws {
+        let matrix = try ConformanceRun.matrix(for: Design.allCases, progress: log)
+        let url = URL(fileURLWithPath: folder).appendingPathComponent("conformance.md")
+        let existing = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        try Data(matrix.splice(into: existing).utf8).write(to: url)
+        log("wrote \(folder)/conformance.md")
+        let failed = matrix.failures.values.reduce(0) { $0 + $1.count }
+        if failed > 0 { throw BenchmarkError.invalidArgument("\(failed) Promises/A+ cases failed: see conformance.md") }
+    }
+
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data("compare: \(message)\n".utf8))
+    }
+}
+
+/// Runs `body` on a worker thread while the main thread services the main queue (some designs
+/// default to it, and the A+ cases run on it); exits with 0 when `body` returns, 1 when it throws.
+func runOffMain(_ body: @escaping @Sendable () throws -> Void) -> Never {
+    let worker = Thread {
+        do {
+            try body()
+            exit(0)
+        } catch {
+            Reports.log("error: \(error)")
+            exit(1)
+        }
+    }
+    worker.stackSize = 16 << 20
+    worker.start()
+    dispatchMain()
+}

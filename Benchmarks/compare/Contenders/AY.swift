@@ -1,0 +1,155 @@
+import AYPromises
+import CompareKit
+import Dispatch
+import PromiseInterface
+
+/// The AY design: untyped values, closure-property operators (`thenOn(queue) { }`, `catchOn`),
+/// `AYPromise.all` / `race` (first *fulfilled*). No cancellation.
+///
+/// AY's own constructors settle a promise only from inside their body (`withResolve`,
+/// `asyncWithResolve`), so pending promises settled from outside come from `AYPromise.deferred()`,
+/// the design's resolver pair. Values are untyped (`Any?`), so blocks cast.
+struct AYContender: Contender {
+    let info = ContenderInfo(
+        name: "AY",
+        kind: .design,
+        summary: "[AYPromises](../Implementations/AYPromises): closure-property chaining, untyped values, `thenOn(queue)`"
+    )
+
+    private let serial = DispatchQueue(label: "compare.ay.serial")
+    private let concurrent = DispatchQueue(label: "compare.ay.concurrent", attributes: .concurrent)
+
+    func supports(_ scenario: Scenario) -> Bool { scenario != .cancel }
+
+    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let serial = self.serial
+        switch scenario {
+        case .single, .single2, .single3:
+            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
+            let done = Countdown(n)
+            for _ in 0..<n {
+                var promise = AYPromise.resolve(1)
+                for _ in 0..<blocks - 1 { promise = promise.thenOn(serial) { (value: PromiseValue) in int(value) + 1 } }
+                promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value) + 1) }
+            }
+            return try done.sum("AY single")
+        case .concurrent:
+            let done = Countdown(n)
+            let deferreds = (0..<n).map { _ in AYPromise.deferred() }
+            for deferred in deferreds {
+                deferred.promise.thenOn(concurrent) { (value: PromiseValue) in done.tick(int(value) * 2) }
+            }
+            clock.markBuilt()
+            for (index, deferred) in deferreds.enumerated() { deferred.resolve(index) }
+            return try done.sum("AY concurrent")
+        case .fanOut:
+            let done = Countdown(n)
+            let root = AYPromise.deferred()
+            for _ in 0..<n { root.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) } }
+            clock.markBuilt()
+            root.resolve(1)
+            return try done.sum("AY fan-out")
+        case .chain, .errors:
+            let root = AYPromise.deferred()
+            var last = root.promise
+            for _ in 0..<n { last = last.thenOn(serial) { (value: PromiseValue) in int(value) + 1 } }
+            let result = Handoff<Int>()
+            last.thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
+                .catchOn(serial) { (error: any Error) in result.put((error as? ChainError)?.code ?? -1) }
+            clock.markBuilt()
+            if scenario == .chain { root.resolve(0) } else { root.reject(ChainError(code: Scenario.errorCode)) }
+            return try result.take("AY chain")
+        case .all:
+            let deferreds = (0..<n).map { _ in AYPromise.deferred() }
+            let result = Handoff<Int>()
+            AYPromise.all(deferreds.map(\.promise)).thenOn(serial) { (values: PromiseValue) in
+                let list = (values as? [PromiseValue] ?? []).map(int)
+                result.put(list.enumerated().allSatisfy { $0.offset == $0.element } && list.count == n ? n : -1)
+            }
+            clock.markBuilt()
+            for index in inputs.order { deferreds[index].resolve(index) }
+            return try result.take("AY all")
+        case .first:
+            let deferreds = (0..<n).map { _ in AYPromise.deferred() }
+            let result = Handoff<Int>()
+            AYPromise.race(deferreds.map(\.promise)).thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
+            clock.markBuilt()
+            let winner = Scenario.firstWinner(size: n)
+            deferreds[winner].resolve(winner)
+            return try result.take("AY first")
+        case .workflow:
+            var total = AYPromise.resolve(0)
+            for user in 0..<n {
+                total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
+                    call { user }
+                        .thenOn(serial) { (user: PromiseValue) -> PromiseValue in call { Services.contacts(of: int(user)) } }
+                        .thenOn(serial) { (contacts: PromiseValue) -> PromiseValue in
+                            AYPromise.all((contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } })
+                        }
+                        .thenOn(serial) { (sizes: PromiseValue) in
+                            int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +)
+                        }
+                }
+            }
+            return try wait(total, "AY workflow")
+        case .checkout:
+            var total = AYPromise.resolve(0)
+            for order in 0..<n {
+                total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
+                    call { order }
+                        .thenOn(serial) { (order: PromiseValue) -> PromiseValue in
+                            call { () throws -> Int in
+                                if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
+                                return int(order)
+                            }
+                        }
+                        .thenOn(serial) { (paid: PromiseValue) -> PromiseValue in call { int(paid) } }
+                        .thenOn(serial) { int(sum) + Services.paidScore }
+                        // AY's catch recovers: its return value fulfils the promise.
+                        .catchOn(serial) { int(sum) + Services.declinedScore }
+                }
+            }
+            return try wait(total, "AY checkout")
+        case .cancel:
+            return -1
+        }
+    }
+
+    func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
+        let done = Countdown(count)
+        let serial = self.serial
+        var deferreds: [Deferred<AYPromise>] = []
+        var thens: [AYPromise] = []
+        deferreds.reserveCapacity(count)
+        thens.reserveCapacity(count)
+        meter.measure {
+            for _ in 0..<count {
+                let deferred = AYPromise.deferred()
+                deferreds.append(deferred)
+                thens.append(deferred.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) })
+            }
+        }
+        return { [deferreds, thens] in
+            withExtendedLifetime(thens) {
+                for deferred in deferreds { deferred.resolve(1) }
+            }
+            _ = try done.sum("AY pending")
+        }
+    }
+
+    /// A simulated service call: AY's `asyncWith`, which runs the block on a global queue.
+    private func call<T: Sendable>(_ answer: @escaping @Sendable () throws -> T) -> AYPromise {
+        AYPromise.asyncWith(answer)
+    }
+
+    private func wait(_ promise: AYPromise, _ what: String) throws -> Int {
+        let result = Handoff<Int>()
+        promise.thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
+            .catchOn(serial) { (_: any Error) in result.put(-1) }
+        return try result.take(what)
+    }
+}
+
+/// The `Int` inside an untyped promise value (`-1` when it is something else, so the checksum fails).
+func int(_ value: PromiseValue) -> Int { value as? Int ?? -1 }

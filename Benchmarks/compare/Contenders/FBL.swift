@@ -1,0 +1,142 @@
+import CompareKit
+import Dispatch
+import FBLPromises
+
+/// google/promises' design: typed `FBLPromise<Value>`, `then(on:)` with explicit queues, `all`,
+/// `race`, `recover`. No cancellation.
+struct FBLContender: Contender {
+    let info = ContenderInfo(
+        name: "FBL",
+        kind: .design,
+        summary: "[FBLPromises](../Implementations/FBLPromises): GCD observers, typed `FBLPromise<Value>`, `then(on:)`"
+    )
+
+    private let serial = DispatchQueue(label: "compare.fbl.serial")
+    private let concurrent = DispatchQueue(label: "compare.fbl.concurrent", attributes: .concurrent)
+    private let io = DispatchQueue(label: "compare.fbl.io", attributes: .concurrent)
+
+    func supports(_ scenario: Scenario) -> Bool { scenario != .cancel }
+
+    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let serial = self.serial
+        switch scenario {
+        case .single, .single2, .single3:
+            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
+            let done = Countdown(n)
+            for _ in 0..<n {
+                var promise = FBLPromise(1)
+                for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
+                promise.then(on: serial) { done.tick($0 + 1) }
+            }
+            return try done.sum("FBL single")
+        case .concurrent:
+            let done = Countdown(n)
+            let promises = (0..<n).map { _ in FBLPromise<Int>.pending() }
+            for promise in promises { promise.then(on: concurrent) { done.tick($0 * 2) } }
+            clock.markBuilt()
+            for (index, promise) in promises.enumerated() { promise.fulfill(index) }
+            return try done.sum("FBL concurrent")
+        case .fanOut:
+            let done = Countdown(n)
+            let root = FBLPromise<Int>.pending()
+            for _ in 0..<n { root.then(on: serial) { done.tick($0) } }
+            clock.markBuilt()
+            root.fulfill(1)
+            return try done.sum("FBL fan-out")
+        case .chain, .errors:
+            let root = FBLPromise<Int>.pending()
+            var last = root
+            for _ in 0..<n { last = last.then(on: serial) { $0 + 1 } }
+            let result = Handoff<Int>()
+            last.then(on: serial) { result.put($0) }
+                .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
+            clock.markBuilt()
+            if scenario == .chain { root.fulfill(0) } else { root.reject(ChainError(code: Scenario.errorCode)) }
+            return try result.take("FBL chain")
+        case .all:
+            let promises = (0..<n).map { _ in FBLPromise<Int>.pending() }
+            let result = Handoff<Int>()
+            FBLPromises.all(on: serial, promises).then(on: serial) { values in
+                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+            }
+            clock.markBuilt()
+            for index in inputs.order { promises[index].fulfill(index) }
+            return try result.take("FBL all")
+        case .first:
+            let promises = (0..<n).map { _ in FBLPromise<Int>.pending() }
+            let result = Handoff<Int>()
+            FBLPromises.race(on: serial, promises).then(on: serial) { result.put($0) }
+            clock.markBuilt()
+            let winner = Scenario.firstWinner(size: n)
+            promises[winner].fulfill(winner)
+            return try result.take("FBL first")
+        case .workflow:
+            var total = FBLPromise(0)
+            for user in 0..<n {
+                total = total.then(on: serial) { sum in
+                    call { user }
+                        .then(on: serial) { user in call { Services.contacts(of: user) } }
+                        .then(on: serial) { contacts in
+                            FBLPromises.all(on: serial, contacts.map { contact in call { Services.avatarSize(of: contact) } })
+                        }
+                        .then(on: serial) { sizes in sum + sizes.reduce(0, +) }
+                }
+            }
+            return try wait(total, "FBL workflow")
+        case .checkout:
+            var total = FBLPromise(0)
+            for order in 0..<n {
+                total = total.then(on: serial) { sum in
+                    call { order }
+                        .then(on: serial) { order in
+                            call { () throws -> Int in
+                                if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                                return order
+                            }
+                        }
+                        .then(on: serial) { paid in call { paid } }
+                        .then(on: serial) { _ in sum + Services.paidScore }
+                        .recover(on: serial) { _ in sum + Services.declinedScore }
+                }
+            }
+            return try wait(total, "FBL checkout")
+        case .cancel:
+            return -1
+        }
+    }
+
+    func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
+        let done = Countdown(count)
+        let serial = self.serial
+        var roots: [FBLPromise<Int>] = []
+        var thens: [FBLPromise<Int>] = []
+        roots.reserveCapacity(count)
+        thens.reserveCapacity(count)
+        meter.measure {
+            for _ in 0..<count {
+                let root = FBLPromise<Int>.pending()
+                roots.append(root)
+                thens.append(root.then(on: serial) { done.tick($0) })
+            }
+        }
+        return { [roots, thens] in
+            withExtendedLifetime(thens) {
+                for root in roots { root.fulfill(1) }
+            }
+            _ = try done.sum("FBL pending")
+        }
+    }
+
+    /// A simulated service call: the answer made on the I/O queue (`FBLPromise(on:)`), observed
+    /// back on the serial queue by the caller's `then(on:)`.
+    private func call<T: Sendable>(_ answer: @escaping @Sendable () throws -> T) -> FBLPromise<T> {
+        FBLPromise(on: io) { fulfill, _ in fulfill(try answer()) }
+    }
+
+    private func wait(_ promise: FBLPromise<Int>, _ what: String) throws -> Int {
+        let result = Handoff<Int>()
+        promise.then(on: serial) { result.put($0) }.catch(on: serial) { _ in result.put(-1) }
+        return try result.take(what)
+    }
+}

@@ -1,0 +1,204 @@
+import CompareKit
+import Dispatch
+import PromiseInterface
+
+/// The practical floor: the same shape of work and the same queue hops as the promises, written
+/// with completion handlers and raw GCD. Every ratio in the report is taken against this column.
+struct GCDContender: Contender {
+    let info = ContenderInfo(
+        name: "GCD",
+        kind: .baseline,
+        summary: "completion handlers on raw GCD with the same queues and hops as the promises (every ratio's denominator)"
+    )
+
+    private let serial = DispatchQueue(label: "compare.gcd.serial")
+    private let concurrent = DispatchQueue(label: "compare.gcd.concurrent", attributes: .concurrent)
+    private let io = DispatchQueue(label: "compare.gcd.io", attributes: .concurrent)
+
+    func supports(_ scenario: Scenario) -> Bool { true }
+
+    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let serial = self.serial
+        switch scenario {
+        case .single, .single2, .single3:
+            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
+            let done = Countdown(n)
+            for _ in 0..<n { hop(1, remaining: blocks, on: serial, done: done) }
+            return try done.sum("GCD single")
+        case .concurrent:
+            let done = Countdown(n)
+            let callbacks: [@Sendable (Int) -> Void] = (0..<n).map { _ in { done.tick($0 * 2) } }
+            clock.markBuilt()
+            for (index, callback) in callbacks.enumerated() { concurrent.async { callback(index) } }
+            return try done.sum("GCD concurrent")
+        case .fanOut:
+            let done = Countdown(n)
+            let observers: [@Sendable (Int) -> Void] = (0..<n).map { _ in { done.tick($0) } }
+            clock.markBuilt()
+            for observer in observers { serial.async { observer(1) } }
+            return try done.sum("GCD fan-out")
+        case .chain, .errors:
+            // A linked list of steps; each step runs its block and dispatches the next one.
+            let links: [@Sendable (Result<Int, ChainError>) -> Result<Int, ChainError>] = (0..<n).map { _ in
+                { $0.map { $0 + 1 } }
+            }
+            let result = Handoff<Result<Int, ChainError>>()
+            clock.markBuilt()
+            let start: Result<Int, ChainError> = scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode))
+            serial.async { Self.step(0, links, start, on: serial, result: result) }
+            switch try result.take("GCD chain") {
+            case .success(let value): return value
+            case .failure(let error): return error.code
+            }
+        case .all:
+            let group = DispatchGroup()
+            let values = PromiseMutex([Int?](repeating: nil, count: n))
+            for _ in 0..<n { group.enter() }
+            let result = Handoff<Int>()
+            group.notify(queue: serial) {
+                let list = values.withLock { $0 }
+                result.put(list.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+            }
+            clock.markBuilt()
+            for index in inputs.order {
+                serial.async {
+                    values.withLock { $0[index] = index }
+                    group.leave()
+                }
+            }
+            return try result.take("GCD all")
+        case .first:
+            let decided = AtomicFlag()
+            let result = Handoff<Int>()
+            let settle: @Sendable (Int) -> Void = { value in
+                serial.async {
+                    if !decided.set() { result.put(value) }
+                }
+            }
+            clock.markBuilt()
+            settle(Scenario.firstWinner(size: n))
+            return try result.take("GCD first")
+        case .workflow:
+            let done = Handoff<Int>()
+            runWorkflows(from: 0, count: n, total: 0, done: done)
+            return try done.take("GCD workflow")
+        case .checkout:
+            let done = Handoff<Int>()
+            runCheckouts(from: 0, count: n, total: 0, done: done)
+            return try done.take("GCD checkout")
+        case .cancel:
+            let cancelled = AtomicFlag()
+            let reachedMiddle = DispatchSemaphore(value: 0)
+            let finished = Handoff<(cancelled: Bool, steps: Int)>()
+            serial.async {
+                Self.cancellableStep(0, cancelled: cancelled, reachedMiddle: reachedMiddle, on: serial, finished: finished)
+            }
+            try waitOrThrow(reachedMiddle, for: "GCD cancel: step \(Scenario.cancelAt)")
+            clock.restart()
+            _ = cancelled.set()
+            let outcome = try finished.take("GCD cancel")
+            clock.record("stepsRun", Double(outcome.steps))
+            return outcome.cancelled ? 1 : 0
+        }
+    }
+
+    func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
+        // A pending "promise" in completion-handler style: a stored handler waiting for its value.
+        let done = Countdown(count)
+        var handlers: [@Sendable (Int) -> Void] = []
+        handlers.reserveCapacity(count)
+        meter.measure {
+            for _ in 0..<count { handlers.append { done.tick($0) } }
+        }
+        let serial = self.serial
+        return { [handlers] in
+            for handler in handlers { serial.async { handler(1) } }
+            _ = try done.sum("GCD pending")
+        }
+    }
+
+    // MARK: Shapes
+
+    private func hop(_ value: Int, remaining: Int, on queue: DispatchQueue, done: Countdown) {
+        queue.async {
+            let next = value + 1
+            if remaining == 1 { done.tick(next) } else { hop(next, remaining: remaining - 1, on: queue, done: done) }
+        }
+    }
+
+    private static func step(
+        _ index: Int,
+        _ links: [@Sendable (Result<Int, ChainError>) -> Result<Int, ChainError>],
+        _ value: Result<Int, ChainError>,
+        on queue: DispatchQueue,
+        result: Handoff<Result<Int, ChainError>>
+    ) {
+        guard index < links.count else { return result.put(value) }
+        let next = links[index](value)
+        queue.async { step(index + 1, links, next, on: queue, result: result) }
+    }
+
+    private static func cancellableStep(
+        _ index: Int,
+        cancelled: AtomicFlag,
+        reachedMiddle: DispatchSemaphore,
+        on queue: DispatchQueue,
+        finished: Handoff<(cancelled: Bool, steps: Int)>
+    ) {
+        if cancelled.isSet { return finished.put((true, index)) }
+        guard index < Scenario.cancelSteps else { return finished.put((false, index)) }
+        if index == Scenario.cancelAt { reachedMiddle.signal() }
+        queue.async {
+            cancellableStep(index + 1, cancelled: cancelled, reachedMiddle: reachedMiddle, on: queue, finished: finished)
+        }
+    }
+
+    /// A service call: a hop to the I/O queue and back to the serial queue with the answer.
+    private func call<T: Sendable>(_ answer: @escaping @Sendable () -> T, then: @escaping @Sendable (T) -> Void) {
+        let serial = self.serial
+        io.async {
+            let value = answer()
+            serial.async { then(value) }
+        }
+    }
+
+    private func runWorkflows(from user: Int, count: Int, total: Int, done: Handoff<Int>) {
+        guard user < count else { return done.put(total) }
+        call({ user }) { user in
+            call({ Services.contacts(of: user) }) { contacts in
+                let group = DispatchGroup()
+                let sizes = PromiseMutex([Int](repeating: 0, count: contacts.count))
+                for (index, contact) in contacts.enumerated() {
+                    group.enter()
+                    call({ Services.avatarSize(of: contact) }) { size in
+                        sizes.withLock { $0[index] = size }
+                        group.leave()
+                    }
+                }
+                group.notify(queue: serial) {
+                    let sum = sizes.withLock { $0.reduce(0, +) }
+                    runWorkflows(from: user + 1, count: count, total: total + sum, done: done)
+                }
+            }
+        }
+    }
+
+    private func runCheckouts(from order: Int, count: Int, total: Int, done: Handoff<Int>) {
+        guard order < count else { return done.put(total) }
+        let finish: @Sendable (Result<Int, any Error>) -> Void = { result in
+            let score = (try? result.get()) != nil ? Services.paidScore : Services.declinedScore
+            runCheckouts(from: order + 1, count: count, total: total + score, done: done)
+        }
+        call({ order }) { order in
+            call({ () -> Result<Int, any Error> in
+                Services.paymentFails(order: order) ? .failure(Services.PaymentDeclined()) : .success(order)
+            }) { payment in
+                switch payment {
+                case .failure(let error): finish(.failure(error))
+                case .success(let paid): call({ paid }) { finish(.success($0)) }
+                }
+            }
+        }
+    }
+}

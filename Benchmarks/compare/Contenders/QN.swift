@@ -1,0 +1,241 @@
+import CompareKit
+import Dispatch
+import QNTasks
+
+/// The QN design: lazily started, cancellable tasks. A chain is a serial task, `all` and `first`
+/// are parallel tasks, a pending promise is a manual task, and "a promise with one `then`" is a
+/// two-step serial task (the previous task, then a block), as QN code composes them.
+struct QNContender: Contender {
+    let info = ContenderInfo(
+        name: "QN",
+        kind: .design,
+        summary: "[QNTasks](../Implementations/QNTasks): cancellable tasks; chains are serial tasks, `all`/`first` parallel tasks"
+    )
+
+    private let serial = DispatchQueue(label: "compare.qn.serial")
+    private let concurrent = DispatchQueue(label: "compare.qn.concurrent", attributes: .concurrent)
+    private let io = DispatchQueue(label: "compare.qn.io", attributes: .concurrent)
+
+    func supports(_ scenario: Scenario) -> Bool { true }
+
+    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let serial = self.serial
+        switch scenario {
+        case .single, .single2, .single3:
+            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
+            let done = Countdown(n)
+            for _ in 0..<n {
+                let task: QNAsyncTask<Int> =
+                    blocks == 1
+                    ? QNAsyncBlockTask(queue: serial) { _ in 2 }
+                    : QNAsyncSerialTask(
+                        queue: serial,
+                        buildBlocks: (0..<blocks).map { _ -> QNAsyncSerialTask<Int>.BuildBlock in
+                            { previous in .required(QNAsyncBlockTask(queue: serial) { _ in (previous?.result(as: Int.self) ?? 1) + 1 }) }
+                        },
+                        resultGenerate: lastInt
+                    )
+                task.start(on: serial) { done.tick($0.value ?? -1) }
+            }
+            return try done.sum("QN single")
+        case .concurrent:
+            let done = Countdown(n)
+            let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
+            for pending in pendings {
+                then(pending, on: concurrent) { $0 * 2 }.start(on: concurrent) { done.tick($0.value ?? -1) }
+            }
+            clock.markBuilt()
+            for (index, pending) in pendings.enumerated() { pending.succeed(index) }
+            return try done.sum("QN concurrent")
+        case .fanOut:
+            let done = Countdown(n)
+            let root = QNAsyncManualTask<Int>()
+            for _ in 0..<n { then(root, on: serial) { $0 }.start(on: serial) { done.tick($0.value ?? -1) } }
+            clock.markBuilt()
+            root.succeed(1)
+            return try done.sum("QN fan-out")
+        case .chain, .errors:
+            let root = QNAsyncManualTask<Int>()
+            let steps: [QNAsyncSerialTask<Int>.BuildBlock] =
+                [{ _ in .required(root) }]
+                + (0..<n).map { _ -> QNAsyncSerialTask<Int>.BuildBlock in
+                    { previous in .required(QNAsyncBlockTask(queue: serial) { _ in (previous?.result(as: Int.self) ?? -1) + 1 }) }
+                }
+            let chain = QNAsyncSerialTask(queue: serial, buildBlocks: steps, resultGenerate: lastInt)
+            let result = Handoff<Int>()
+            chain.start(on: serial) { outcome in
+                switch outcome {
+                case .succeeded(let value): result.put(value)
+                case .failed(let error): result.put((error as? ChainError)?.code ?? -1)
+                case .cancelled: result.put(-1)
+                }
+            }
+            clock.markBuilt()
+            if scenario == .chain { root.succeed(0) } else { root.fail(ChainError(code: Scenario.errorCode)) }
+            return try result.take("QN chain")
+        case .all:
+            let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
+            let result = Handoff<Int>()
+            QNAsyncParallelTask(all: pendings).start(on: serial) { outcome in
+                let values = outcome.value ?? []
+                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } && values.count == n ? n : -1)
+            }
+            clock.markBuilt()
+            for index in inputs.order { pendings[index].succeed(index) }
+            return try result.take("QN all")
+        case .first:
+            let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
+            let result = Handoff<Int>()
+            QNAsyncParallelTask(firstSuccessOf: pendings).start(on: serial) { result.put($0.value ?? -1) }
+            clock.markBuilt()
+            let winner = Scenario.firstWinner(size: n)
+            pendings[winner].succeed(winner)
+            return try result.take("QN first")
+        case .workflow:
+            let workflows = QNAsyncSerialTask<Int>(
+                queue: serial,
+                buildBlocks: (0..<n).map { user -> QNAsyncSerialTask<Int>.BuildBlock in { _ in .required(workflow(user: user)) } },
+                resultGenerate: { $0.reduce(0) { $0 + ($1.result(as: Int.self) ?? -1_000_000) } }
+            )
+            return try wait(workflows, "QN workflow")
+        case .checkout:
+            let checkouts = QNAsyncSerialTask<Int>(
+                queue: serial,
+                // Optional steps: a failed checkout must not stop the next one.
+                buildBlocks: (0..<n).map { order -> QNAsyncSerialTask<Int>.BuildBlock in { _ in .optional(checkout(order: order)) } },
+                resultGenerate: { states in
+                    states.reduce(0) { $0 + ($1.succeeded ? Services.paidScore : Services.declinedScore) }
+                }
+            )
+            return try wait(checkouts, "QN checkout")
+        case .cancel:
+            let stepsRun = AtomicCounter()
+            let reachedMiddle = DispatchSemaphore(value: 0)
+            let task = QNAsyncSerialTask<Int>(
+                queue: serial,
+                buildBlocks: (0..<Scenario.cancelSteps).map { step -> QNAsyncSerialTask<Int>.BuildBlock in
+                    { _ in
+                        .required(
+                            QNAsyncBlockTask(queue: io) { _ in
+                                stepsRun.increment()
+                                if step == Scenario.cancelAt { reachedMiddle.signal() }
+                                return step
+                            })
+                    }
+                },
+                resultGenerate: lastInt
+            )
+            let finished = Handoff<Bool>()
+            task.start(on: serial) { finished.put($0.isCancelled) }
+            try waitOrThrow(reachedMiddle, for: "QN cancel: step \(Scenario.cancelAt)")
+            clock.restart()
+            task.cancel()
+            let cancelled = try finished.take("QN cancel")
+            clock.record("stepsRun", Double(stepsRun.count))
+            return cancelled ? 1 : 0
+        }
+    }
+
+    func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
+        let done = Countdown(count)
+        let serial = self.serial
+        var pendings: [QNAsyncManualTask<Int>] = []
+        var thens: [QNAsyncSerialTask<Int>] = []
+        pendings.reserveCapacity(count)
+        thens.reserveCapacity(count)
+        // A QN "then" starts (lazily) when started; it is started here, as a `then` would be, so
+        // its first step is running and waiting on the manual task.
+        meter.measure {
+            for _ in 0..<count {
+                let pending = QNAsyncManualTask<Int>()
+                let next = then(pending, on: serial) { $0 }
+                next.start(on: serial) { done.tick($0.value ?? -1) }
+                pendings.append(pending)
+                thens.append(next)
+            }
+            serial.sync {}  // the first steps start in a hop on the serial queue: count them too
+        }
+        return { [pendings, thens] in
+            withExtendedLifetime(thens) {
+                for pending in pendings { pending.succeed(1) }
+            }
+            _ = try done.sum("QN pending")
+        }
+    }
+
+    // MARK: Composition, as QN code writes it
+
+    /// "Then" in QN: a serial task whose first step is `previous` and whose second is a block task
+    /// on `queue` given the first step's result.
+    private func then(
+        _ previous: QNAsyncTask<Int>,
+        on queue: DispatchQueue,
+        _ work: @escaping @Sendable (Int) -> Int
+    ) -> QNAsyncSerialTask<Int> {
+        QNAsyncSerialTask(
+            queue: queue,
+            buildBlocks: [
+                { _ in .required(previous) },
+                { first in .required(QNAsyncBlockTask(queue: queue) { _ in work(first?.result(as: Int.self) ?? -1) }) },
+            ],
+            resultGenerate: lastInt
+        )
+    }
+
+    /// A simulated service call: a block task on the I/O queue.
+    private func call<T: Sendable>(_ answer: @escaping @Sendable () throws -> T) -> QNAsyncBlockTask<T> {
+        QNAsyncBlockTask(queue: io) { _ in try answer() }
+    }
+
+    /// Get the user, then the contacts, then every avatar in parallel; the result is the sum of sizes.
+    private func workflow(user: Int) -> QNAsyncSerialTask<Int> {
+        QNAsyncSerialTask(
+            queue: serial,
+            buildBlocks: [
+                { _ in .required(call { user }) },
+                { found in .required(call { Services.contacts(of: found?.result(as: Int.self) ?? -1) }) },
+                { contacts in
+                    .required(
+                        QNAsyncParallelTask(
+                            all: (contacts?.result(as: [Int].self) ?? []).map { contact in
+                                call { Services.avatarSize(of: contact) } as QNAsyncTask<Int>
+                            }
+                        ))
+                },
+            ],
+            resultGenerate: { ($0.last?.result(as: [Int].self) ?? []).reduce(0, +) }
+        )
+    }
+
+    /// Order, then pay (fails for one order in ten), then check.
+    private func checkout(order: Int) -> QNAsyncSerialTask<Int> {
+        QNAsyncSerialTask(
+            queue: serial,
+            buildBlocks: [
+                { _ in .required(call { order }) },
+                { placed in
+                    .required(
+                        call { () throws -> Int in
+                            let order = placed?.result(as: Int.self) ?? -1
+                            if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                            return order
+                        })
+                },
+                { paid in .required(call { paid?.result(as: Int.self) ?? -1 }) },
+            ],
+            resultGenerate: lastInt
+        )
+    }
+
+    private func wait(_ task: QNAsyncTask<Int>, _ what: String) throws -> Int {
+        let result = Handoff<Int>()
+        task.start(on: serial) { result.put($0.value ?? -1) }
+        return try result.take(what)
+    }
+}
+
+/// The last sub-state's `Int` result, the usual `resultGenerate` of a chain.
+@Sendable private func lastInt(_ states: [QNAsyncSerialTaskSubState]) -> Int {
+    states.last?.result(as: Int.self) ?? -1
+}

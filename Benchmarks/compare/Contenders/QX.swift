@@ -1,0 +1,174 @@
+import CompareKit
+import Dispatch
+import PromiseInterface
+import QXPromises
+
+/// The QX design: each `then` makes a link that observes the previous promise's `state` key
+/// through QX's KVO-like observable. Untyped values; `all`, `catch`, no race, no cancellation.
+struct QXContender: Contender {
+    let info = ContenderInfo(
+        name: "QX",
+        kind: .design,
+        summary: "[QXPromises](../Implementations/QXPromises): chaining by observing the previous promise's `state` key"
+    )
+
+    private let serial = DispatchQueue(label: "compare.qx.serial")
+    private let concurrent = DispatchQueue(label: "compare.qx.concurrent", attributes: .concurrent)
+    private let io = DispatchQueue(label: "compare.qx.io", attributes: .concurrent)
+
+    func supports(_ scenario: Scenario) -> Bool { scenario != .cancel && scenario != .first }
+
+    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let serial = self.serial
+        switch scenario {
+        case .single, .single2, .single3:
+            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
+            let done = Countdown(n)
+            for _ in 0..<n {
+                var promise = QXPromise(fulfilledWith: 1, on: serial)
+                for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { int($0) + 1 } }
+                promise.then(on: serial) { value in
+                    done.tick(int(value) + 1)
+                    return nil
+                }
+            }
+            return try done.sum("QX single")
+        case .concurrent:
+            let done = Countdown(n)
+            let pendings = (0..<n).map { _ in QXPromise.pending(on: concurrent) }
+            for pending in pendings {
+                pending.promise.then(on: concurrent) { value in
+                    done.tick(int(value) * 2)
+                    return nil
+                }
+            }
+            clock.markBuilt()
+            for (index, pending) in pendings.enumerated() { pending.resolver.fulfill(index) }
+            return try done.sum("QX concurrent")
+        case .fanOut:
+            let done = Countdown(n)
+            let root = QXPromise.pending(on: serial)
+            for _ in 0..<n {
+                root.promise.then(on: serial) { value in
+                    done.tick(int(value))
+                    return nil
+                }
+            }
+            clock.markBuilt()
+            root.resolver.fulfill(1)
+            return try done.sum("QX fan-out")
+        case .chain, .errors:
+            let root = QXPromise.pending(on: serial)
+            var last = root.promise
+            for _ in 0..<n { last = last.then(on: serial) { int($0) + 1 } }
+            let result = Handoff<Int>()
+            last.then(on: serial) { value in
+                result.put(int(value))
+                return nil
+            }
+            .catch(on: serial) { error in
+                result.put((error as? ChainError)?.code ?? -1)
+                return nil
+            }
+            clock.markBuilt()
+            if scenario == .chain {
+                root.resolver.fulfill(0)
+            } else {
+                root.resolver.reject(ChainError(code: Scenario.errorCode))
+            }
+            return try result.take("QX chain")
+        case .all:
+            let pendings = (0..<n).map { _ in QXPromise.pending(on: serial) }
+            let result = Handoff<Int>()
+            QXPromise.all(on: serial, pendings.map(\.promise)).then(on: serial) { values in
+                let list = (values as? [PromiseValue] ?? []).map(int)
+                result.put(list.enumerated().allSatisfy { $0.offset == $0.element } && list.count == n ? n : -1)
+                return nil
+            }
+            clock.markBuilt()
+            for index in inputs.order { pendings[index].resolver.fulfill(index) }
+            return try result.take("QX all")
+        case .workflow:
+            var total = QXPromise(fulfilledWith: 0, on: serial)
+            for user in 0..<n {
+                total = total.then(on: serial) { sum in
+                    call { user }
+                        .then(on: serial) { user in call { Services.contacts(of: int(user)) } }
+                        .then(on: serial) { contacts in
+                            QXPromise.all(
+                                on: serial,
+                                (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } }
+                            )
+                        }
+                        .then(on: serial) { sizes in int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +) }
+                }
+            }
+            return try wait(total, "QX workflow")
+        case .checkout:
+            var total = QXPromise(fulfilledWith: 0, on: serial)
+            for order in 0..<n {
+                total = total.then(on: serial) { sum in
+                    call { order }
+                        .then(on: serial) { order in
+                            if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
+                            return call { int(order) }
+                        }
+                        .then(on: serial) { paid in call { int(paid) } }
+                        .then(on: serial) { _ in int(sum) + Services.paidScore }
+                        .catch(on: serial) { _ in int(sum) + Services.declinedScore }
+                }
+            }
+            return try wait(total, "QX checkout")
+        case .first, .cancel:
+            return -1
+        }
+    }
+
+    func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
+        let done = Countdown(count)
+        let serial = self.serial
+        var pendings: [(promise: QXPromise, resolver: QXResolver)] = []
+        var thens: [QXPromise] = []
+        pendings.reserveCapacity(count)
+        thens.reserveCapacity(count)
+        meter.measure {
+            for _ in 0..<count {
+                let pending = QXPromise.pending(on: serial)
+                pendings.append(pending)
+                thens.append(
+                    pending.promise.then(on: serial) { value in
+                        done.tick(int(value))
+                        return nil
+                    })
+            }
+            serial.sync {}  // anything a link schedules on its queue while wiring up is counted too
+        }
+        return { [pendings, thens] in
+            withExtendedLifetime(thens) {
+                for pending in pendings { pending.resolver.fulfill(1) }
+            }
+            _ = try done.sum("QX pending")
+        }
+    }
+
+    /// A simulated service call: a pending promise fulfilled from the I/O queue.
+    private func call(_ answer: @escaping @Sendable () -> PromiseValue) -> QXPromise {
+        let pending = QXPromise.pending(on: serial)
+        io.async { pending.resolver.fulfill(answer()) }
+        return pending.promise
+    }
+
+    private func wait(_ promise: QXPromise, _ what: String) throws -> Int {
+        let result = Handoff<Int>()
+        promise.then(on: serial) { value in
+            result.put(int(value))
+            return nil
+        }
+        .catch(on: serial) { _ in
+            result.put(-1)
+            return nil
+        }
+        return try result.take(what)
+    }
+}

@@ -1,0 +1,261 @@
+import CompareKit
+import Dispatch
+import PromiseInterface
+
+/// The peer most new Swift code reaches for: structured concurrency (async functions, task
+/// groups, `Task`s), driven from the benchmark thread by one bridging wait per repetition.
+///
+/// Structured concurrency has no "pending promise settled from outside": the idiom is a
+/// continuation kept until someone resumes it. ``AsyncSlot`` is that idiom, with several waiters,
+/// and is the only plumbing this contender adds. Chained synchronous steps are plain calls inside
+/// one task (that is how the language spells them); a chain link is a `Task` awaiting the
+/// previous one, the closest analogue of a promise.
+struct SwiftConcurrencyContender: Contender {
+    let info = ContenderInfo(
+        name: "Swift concurrency",
+        kind: .peer,
+        summary: "async/await, task groups and `Task`s on the global executor; pending values are continuations"
+    )
+
+    private let io = DispatchQueue(label: "compare.swift.io", attributes: .concurrent)
+
+    func supports(_ scenario: Scenario) -> Bool { true }
+
+    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let io = self.io
+        switch scenario {
+        case .single, .single2, .single3:
+            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
+            return try blockingAwait("Swift single") {
+                await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<n {
+                        group.addTask {
+                            var value = 1
+                            for _ in 0..<blocks { value += 1 }
+                            return value
+                        }
+                    }
+                    return await group.reduce(0, +)
+                }
+            }
+        case .concurrent:
+            let slots = (0..<n).map { _ in AsyncSlot() }
+            let done = Countdown(n)
+            let registered = Countdown(n)
+            for slot in slots {
+                Task {
+                    registered.tick(0)
+                    if let value = try? await slot.value { done.tick(value * 2) }
+                }
+            }
+            _ = try registered.sum("Swift concurrent: tasks started")
+            clock.markBuilt()
+            for (index, slot) in slots.enumerated() { slot.settle(.success(index)) }
+            return try done.sum("Swift concurrent")
+        case .fanOut:
+            let root = AsyncSlot()
+            let done = Countdown(n)
+            let registered = Countdown(n)
+            for _ in 0..<n {
+                Task {
+                    registered.tick(0)
+                    if let value = try? await root.value { done.tick(value) }
+                }
+            }
+            _ = try registered.sum("Swift fan-out: tasks started")
+            clock.markBuilt()
+            root.settle(.success(1))
+            return try done.sum("Swift fan-out")
+        case .chain, .errors:
+            let root = AsyncSlot()
+            var last = Task<Int, any Error> { try await root.value }
+            for _ in 0..<n {
+                let previous = last
+                last = Task { try await previous.value + 1 }
+            }
+            clock.markBuilt()
+            root.settle(scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode)))
+            let tail = last
+            return try blockingAwait("Swift chain") {
+                do { return try await tail.value } catch let error as ChainError { return error.code } catch { return -1 }
+            }
+        case .all:
+            let slots = (0..<n).map { _ in AsyncSlot() }
+            let result = Handoff<Int>()
+            Task {
+                let values = await withTaskGroup(of: (Int, Int).self) { group in
+                    for (index, slot) in slots.enumerated() {
+                        group.addTask { (index, (try? await slot.value) ?? -1) }
+                    }
+                    var values = [Int](repeating: -1, count: n)
+                    for await (index, value) in group { values[index] = value }
+                    return values
+                }
+                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+            }
+            clock.markBuilt()
+            for index in inputs.order { slots[index].settle(.success(index)) }
+            return try result.take("Swift all")
+        case .first:
+            // A task group returns the first child to finish; the others must still finish before
+            // the group returns, so they are settled with an error once the winner is known.
+            let slots = (0..<n).map { _ in AsyncSlot() }
+            let winnerKnown = Handoff<Int>()
+            let result = Handoff<Int>()
+            Task {
+                let winner = await withTaskGroup(of: Int?.self) { group in
+                    for slot in slots { group.addTask { try? await slot.value } }
+                    var winner = -1
+                    for await value in group {
+                        if let value {
+                            winner = value
+                            break
+                        }
+                    }
+                    winnerKnown.put(winner)
+                    group.cancelAll()
+                    return winner
+                }
+                result.put(winner)
+            }
+            clock.markBuilt()
+            let winner = Scenario.firstWinner(size: n)
+            slots[winner].settle(.success(winner))
+            _ = try winnerKnown.take("Swift first: winner")
+            for (index, slot) in slots.enumerated() where index != winner { slot.settle(.failure(CancellationError())) }
+            return try result.take("Swift first")
+        case .workflow:
+            return try blockingAwait("Swift workflow") {
+                var total = 0
+                for user in 0..<n {
+                    let found = await Self.call(on: io) { user }
+                    let contacts = await Self.call(on: io) { Services.contacts(of: found) }
+                    total += await withTaskGroup(of: Int.self) { group in
+                        for contact in contacts {
+                            group.addTask { await Self.call(on: io) { Services.avatarSize(of: contact) } }
+                        }
+                        return await group.reduce(0, +)
+                    }
+                }
+                return total
+            }
+        case .checkout:
+            return try blockingAwait("Swift checkout") {
+                var total = 0
+                for order in 0..<n {
+                    do {
+                        let placed = await Self.call(on: io) { order }
+                        let paid = try await Self.call(on: io) { () throws -> Int in
+                            if Services.paymentFails(order: placed) { throw Services.PaymentDeclined() }
+                            return placed
+                        }
+                        _ = await Self.call(on: io) { paid }
+                        total += Services.paidScore
+                    } catch {
+                        total += Services.declinedScore
+                    }
+                }
+                return total
+            }
+        case .cancel:
+            let reachedMiddle = DispatchSemaphore(value: 0)
+            let task = Task { () -> (cancelled: Bool, steps: Int) in
+                for step in 0..<Scenario.cancelSteps {
+                    if Task.isCancelled { return (true, step) }
+                    if step == Scenario.cancelAt { reachedMiddle.signal() }
+                    _ = await Self.call(on: io) { step }
+                }
+                return (false, Scenario.cancelSteps)
+            }
+            try waitOrThrow(reachedMiddle, for: "Swift cancel: step \(Scenario.cancelAt)")
+            clock.restart()
+            task.cancel()
+            let outcome = try blockingAwait("Swift cancel") { await task.value }
+            clock.record("stepsRun", Double(outcome.steps))
+            return outcome.cancelled ? 1 : 0
+        }
+    }
+
+    func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
+        var slots: [AsyncSlot] = []
+        slots.reserveCapacity(count)
+        let done = Countdown(count)
+        let registered = Countdown(count)
+        try meter.measure {
+            for _ in 0..<count {
+                let slot = AsyncSlot()
+                slots.append(slot)
+                Task {
+                    registered.tick(0)
+                    if let value = try? await slot.value { done.tick(value) }
+                }
+            }
+            _ = try registered.sum("Swift pending: tasks started")
+        }
+        return { [slots] in
+            for slot in slots { slot.settle(.success(1)) }
+            _ = try done.sum("Swift pending")
+        }
+    }
+
+    /// A simulated service call: a hop to the I/O queue, resumed with the answer.
+    private static func call<T: Sendable>(on queue: DispatchQueue, _ answer: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: answer()) } }
+    }
+
+    private static func call<T: Sendable>(
+        on queue: DispatchQueue,
+        _ answer: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try answer() }) }
+        }
+    }
+}
+
+/// Runs `body` in a `Task` and blocks the benchmark thread until it returns (bounded).
+func blockingAwait<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let result = Handoff<Result<T, any Error>>()
+    Task {
+        do { result.put(.success(try await body())) } catch { result.put(.failure(error)) }
+    }
+    return try result.take(what).get()
+}
+
+/// A value settled once from outside and awaited by any number of tasks: the continuation idiom.
+final class AsyncSlot: Sendable {
+    private enum State {
+        case waiting([CheckedContinuation<Int, any Error>])
+        case settled(Result<Int, any Error>)
+    }
+    private let state = PromiseMutex(State.waiting([]))
+
+    var value: Int {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let settled = state.withLock { state -> Result<Int, any Error>? in
+                    switch state {
+                    case .waiting(var waiters):
+                        state = .waiting([])  // so the append below does not copy the array
+                        waiters.append(continuation)
+                        state = .waiting(waiters)
+                        return nil
+                    case .settled(let result):
+                        return result
+                    }
+                }
+                if let settled { continuation.resume(with: settled) }
+            }
+        }
+    }
+
+    func settle(_ result: Result<Int, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Int, any Error>] in
+            guard case .waiting(let waiters) = state else { return [] }
+            state = .settled(result)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+}

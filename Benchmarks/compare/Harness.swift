@@ -1,0 +1,136 @@
+import CompareKit
+import Foundation
+
+/// What one `compare` run measures.
+struct RunPlan {
+    var scenarios: [Scenario]
+    var contenders: [any Contender]
+    var repetitions: Int
+    var warmups: Int
+    var quick: Bool
+}
+
+/// Runs every scenario × size × contender cell: checks the result, warms up, counts allocations
+/// once, then times the repetitions interleaved across contenders.
+final class Harness {
+    private let plan: RunPlan
+    private let started = ContinuousClock.now
+    private let progress = FileHandle.standardError
+
+    init(plan: RunPlan) { self.plan = plan }
+
+    func measureScenarios() throws -> [ScenarioResult] {
+        var results: [ScenarioResult] = []
+        for (index, scenario) in plan.scenarios.enumerated() {
+            let contenders = plan.contenders.filter { $0.supports(scenario) }
+            var sizes: [SizeResult] = []
+            for size in scenario.sizes(quick: plan.quick) {
+                sizes.append(try measure(scenario, size: size, contenders: contenders, number: index + 1))
+            }
+            results.append(
+                ScenarioResult(
+                    id: scenario.rawValue,
+                    title: scenario.title,
+                    unit: scenario.unit,
+                    summary: scenario.summary,
+                    isCurve: scenario.isCurve,
+                    headlineSize: scenario.headlineSize(quick: plan.quick),
+                    sizes: sizes
+                ))
+        }
+        return results
+    }
+
+    /// Bytes retained and allocations per pending promise with one `then`, per contender.
+    func measureMemory() throws -> [MemoryResult] {
+        let count = plan.quick ? 1_000 : 10_000
+        return try plan.contenders.map { contender in
+            report("memory: \(contender.info.name), \(Format.count(count)) pending promises with one then")
+            let meter = AllocationMeter()
+            let settle = try contender.holdPending(count: count, meter: meter)
+            try settle()
+            return MemoryResult(
+                contender: contender.info.name,
+                bytesPerPending: Double(meter.bytesRetained) / Double(count),
+                allocationsPerPending: Double(meter.allocations) / Double(count)
+            )
+        }
+    }
+
+    private struct Sample {
+        var total: Double
+        var build: Double
+        var fire: Double
+        var metrics: [String: Double]
+    }
+
+    private func measure(_ scenario: Scenario, size: Int, contenders: [any Contender], number: Int) throws -> SizeResult {
+        let inputs = Inputs(size: size)
+        let repeats = scenario.repeats(size: size, quick: plan.quick)
+        let units = scenario.units(size: size) * repeats
+        let label = "[\(number)/\(plan.scenarios.count)] \(scenario.rawValue) N=\(Format.count(size))"
+
+        // Correctness first (every run checks its checksum), doubling as the warm-up.
+        for contender in contenders {
+            report("\(label): \(contender.info.name) check and warm-up")
+            for _ in 0..<max(plan.warmups, 1) { _ = try runOnce(contender, scenario, inputs, repeats: repeats) }
+        }
+        var allocations: [String: Double] = [:]
+        for contender in contenders {
+            let meter = AllocationMeter()
+            try meter.measure { _ = try runOnce(contender, scenario, inputs, repeats: 1) }
+            allocations[contender.info.name] = Double(meter.allocations) / Double(scenario.units(size: size))
+        }
+        var samples: [String: [Sample]] = [:]
+        for repetition in 0..<plan.repetitions {
+            report("\(label): repetition \(repetition + 1)/\(plan.repetitions)")
+            for contender in contenders {
+                samples[contender.info.name, default: []].append(try runOnce(contender, scenario, inputs, repeats: repeats))
+            }
+        }
+        let twoPhase = scenario == .chain || scenario == .errors
+        let cells = contenders.map { contender -> Cell in
+            let name = contender.info.name
+            let own = samples[name] ?? []
+            return Cell(
+                contender: name,
+                samples: own.map { $0.total / Double(units) },
+                buildSamples: twoPhase ? own.map { $0.build / Double(units) } : nil,
+                fireSamples: twoPhase ? own.map { $0.fire / Double(units) } : nil,
+                allocationsPerUnit: allocations[name],
+                metrics: own.last.flatMap { $0.metrics.isEmpty ? nil : $0.metrics }
+            )
+        }
+        return SizeResult(size: size, units: units, cells: cells)
+    }
+
+    /// Runs the scenario `repeats` times and checks every result.
+    private func runOnce(_ contender: any Contender, _ scenario: Scenario, _ inputs: Inputs, repeats: Int) throws -> Sample {
+        var sample = Sample(total: 0, build: 0, fire: 0, metrics: [:])
+        let expected = scenario.expectedChecksum(size: inputs.size)
+        for _ in 0..<repeats {
+            let clock = PhaseClock()
+            let checksum = try contender.run(scenario, inputs, clock: clock)
+            let phases = clock.phases(until: .now)
+            guard checksum == expected else {
+                throw BenchmarkError.wrongResult(
+                    contender: contender.info.name,
+                    scenario: scenario.rawValue,
+                    size: inputs.size,
+                    expected: expected,
+                    got: checksum
+                )
+            }
+            sample.build += phases.build
+            sample.fire += phases.fire
+            sample.total += phases.build + phases.fire
+            sample.metrics = phases.metrics
+        }
+        return sample
+    }
+
+    private func report(_ message: String) {
+        let elapsed = String(format: "%6.1f s", (ContinuousClock.now - started).seconds)
+        progress.write(Data("[\(elapsed)] \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,107 @@
+import CompareKit
+import Foundation
+import MallocInterposerSwift
+
+/// Counts heap allocations made while a body runs, on every thread, through ordo-one's
+/// malloc-interposer (linked into the tool, so its `malloc` and `free` replace the C library's).
+///
+/// Counting is switched on only inside ``measure(_:)``; the rest of the time the interposer costs
+/// a flag check and a 16-byte header per allocation, the same for every contender.
+final class AllocationMeter {
+    private(set) var allocations = 0
+    private(set) var bytesAllocated = 0
+    private(set) var bytesFreed = 0
+
+    init() { MallocInterposerSwift.initialize() }
+
+    /// Runs `body` with counting on and adds what it allocated and freed to the totals.
+    func measure(_ body: () throws -> Void) rethrows {
+        MallocInterposerSwift.reset()
+        MallocInterposerSwift.hook()
+        defer {
+            MallocInterposerSwift.unhook()
+            let statistics = MallocInterposerSwift.getStatistics()
+            allocations += statistics.mallocCount
+            bytesAllocated += statistics.mallocBytesCount
+            bytesFreed += statistics.freeBytesCount
+        }
+        try body()
+    }
+
+    /// Bytes allocated and not yet freed by the measured bodies.
+    var bytesRetained: Int { bytesAllocated - bytesFreed }
+}
+
+/// The process's peak resident set size so far, in bytes (`getrusage`'s `ru_maxrss`, KiB on Linux).
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    return Int(usage.ru_maxrss) * 1024
+}
+
+/// Facts about the machine and the checkout, for the report's header.
+enum Provenance {
+    static func machine() -> MachineInfo {
+        let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model =
+            cpuInfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        var system = utsname()
+        uname(&system)
+        let os = [
+            withUnsafeBytes(of: &system.sysname, cString),
+            withUnsafeBytes(of: &system.release, cString),
+            withUnsafeBytes(of: &system.machine, cString),
+        ].joined(separator: " ")
+        return MachineInfo(
+            os: os,
+            cpu: model,
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            memoryBytes: ProcessInfo.processInfo.physicalMemory
+        )
+    }
+
+    /// The current commit (`-dirty` with uncommitted changes), or `unknown` outside a git checkout.
+    static func commit() -> String {
+        guard let head = shell("git", "rev-parse", "--short", "HEAD")?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !head.isEmpty
+        else { return "unknown" }
+        let status = shell("git", "status", "--porcelain", "--untracked-files=no") ?? ""
+        return status.isEmpty ? head : head + "-dirty"
+    }
+
+    /// The first line of `swift --version`, or the compiler version this tool was built with.
+    static func toolchain() -> String {
+        if let line = shell("swift", "--version")?.split(separator: "\n").first { return String(line) }
+        #if compiler(>=6.3)
+            return "Swift 6.3 or later"
+        #else
+            return "Swift before 6.3"
+        #endif
+    }
+
+    /// Now, ISO 8601 in UTC.
+    static func now() -> String {
+        ISO8601DateFormatter().string(from: Date())
+    }
+
+    private static func cString(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// Runs a command found on the `PATH` and returns its standard output, or `nil` if it failed.
+    private static func shell(_ arguments: String...) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,166 @@
+import Dispatch
+import Foundation
+import PromiseInterface
+import Synchronization
+
+/// Why a run stopped.
+enum BenchmarkError: Error, CustomStringConvertible {
+    case timedOut(String)
+    case wrongResult(contender: String, scenario: String, size: Int, expected: Int, got: Int)
+    case debugBuild
+    case invalidArgument(String)
+
+    var description: String {
+        switch self {
+        case .timedOut(let what):
+            return "timed out waiting for \(what): the implementation lost a callback or deadlocked"
+        case .wrongResult(let contender, let scenario, let size, let expected, let got):
+            return "\(contender) gave a wrong result on \(scenario) (N = \(size)): expected \(expected), got \(got). "
+                + "Nothing was timed for a wrong implementation; fix it first."
+        case .debugBuild:
+            return "compare measures optimised code only: run it as `swift run -c release compare`."
+        case .invalidArgument(let message):
+            return message
+        }
+    }
+}
+
+/// How long any single wait may take before the run fails instead of hanging.
+let waitLimit: DispatchTimeInterval = .seconds(120)
+
+/// Waits on `semaphore` at most ``waitLimit``.
+func waitOrThrow(_ semaphore: DispatchSemaphore, for what: @autoclosure () -> String) throws {
+    if semaphore.wait(timeout: .now() + waitLimit) == .timedOut { throw BenchmarkError.timedOut(what()) }
+}
+
+/// Counts callbacks down to zero, sums what they hand in, and wakes the waiting benchmark thread
+/// at zero.
+///
+/// Every contender's user block ticks it, so each pays the same two atomic operations per unit.
+final class Countdown: Sendable {
+    private let remaining: Atomic<Int>
+    private let total = Atomic<Int>(0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ count: Int) {
+        remaining = Atomic(count)
+        if count == 0 { done.signal() }
+    }
+
+    /// Counts one callback that produced `value`.
+    func tick(_ value: Int) {
+        total.add(value, ordering: .relaxed)
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.signal() }
+    }
+
+    /// Waits for the last tick and returns the sum of the values.
+    func sum(_ what: @autoclosure () -> String) throws -> Int {
+        try waitOrThrow(done, for: what())
+        return total.load(ordering: .relaxed)
+    }
+}
+
+/// A flag and a counter that closures can share (an `Atomic` itself cannot be captured).
+final class AtomicFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    init() {}
+    /// Sets the flag; returns whether it was already set.
+    func set() -> Bool { value.exchange(true, ordering: .acquiringAndReleasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+final class AtomicCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    init() {}
+    func increment() { value.add(1, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// A value handed from a callback to the waiting benchmark thread.
+final class Handoff<Value: Sendable>: Sendable {
+    private let slot = PromiseMutex<Value?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    init() {}
+
+    func put(_ value: Value) {
+        slot.withLock { $0 = value }
+        ready.signal()
+    }
+
+    func take(_ what: @autoclosure () -> String) throws -> Value {
+        try waitOrThrow(ready, for: what())
+        return slot.withLock { $0! }
+    }
+}
+
+/// Marks the phases of one repetition: building (wiring promises up) and firing (settling the
+/// root and waiting for the result). A contender calls ``markBuilt()`` between the two; one that
+/// has a setup it must not be timed for (cancellation) calls ``restart()`` after it.
+final class PhaseClock: Sendable {
+    private struct Marks {
+        var start = ContinuousClock.now
+        var built: ContinuousClock.Instant?
+        var metrics: [String: Double] = [:]
+    }
+    private let marks = PromiseMutex(Marks())
+
+    func restart() { marks.withLock { $0.start = .now } }
+    func markBuilt() { marks.withLock { $0.built = .now } }
+    func record(_ metric: String, _ value: Double) { marks.withLock { $0.metrics[metric] = value } }
+
+    /// `(build, fire)` in seconds up to `end`; build is 0 when the contender marked no phase.
+    func phases(until end: ContinuousClock.Instant) -> (build: Double, fire: Double, metrics: [String: Double]) {
+        marks.withLock { marks in
+            let built = marks.built ?? marks.start
+            return ((built - marks.start).seconds, (end - built).seconds, marks.metrics)
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) * 1e-18
+    }
+}
+
+/// What one repetition gets: the size and a random order in which to settle inputs.
+struct Inputs: Sendable {
+    let size: Int
+    /// A permutation of `0..<size`, the same for every contender (seeded).
+    let order: [Int]
+
+    init(size: Int) {
+        self.size = size
+        var generator = SplitMix64(seed: UInt64(size))
+        order = Array(0..<size).shuffled(using: &generator)
+    }
+}
+
+/// A small seeded generator, so every contender settles inputs in the same "random" order.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The simulated services of the workflow scenarios, the same numbers for every contender.
+enum Services {
+    /// Contacts per user.
+    static let contactsPerUser = 10
+    static func contacts(of user: Int) -> [Int] { (0..<contactsPerUser).map { user * 100 + $0 } }
+    static func avatarSize(of contact: Int) -> Int { contact % 7 + 1 }
+    /// The checkout's payment fails for one order in ten.
+    static func paymentFails(order: Int) -> Bool { order % 10 == 0 }
+    struct PaymentDeclined: Error {}
+    /// What a finished checkout adds to the checksum: 1 when paid, 1,000 when the payment failed.
+    static let paidScore = 1
+    static let declinedScore = 1_000
+}
