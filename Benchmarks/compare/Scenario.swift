@@ -109,7 +109,7 @@ enum Scenario: String, CaseIterable, Sendable {
     /// time reliably (small chains repeat; 100,000-link chains run once).
     func repeats(size: Int, quick: Bool) -> Int {
         guard isCurve else { return 1 }
-        let unitsPerSample = quick ? 1_000 : 20_000
+        let unitsPerSample = quick ? 1_000 : 5_000
         return max(1, unitsPerSample / size)
     }
 

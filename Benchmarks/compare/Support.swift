@@ -76,6 +76,29 @@ final class AtomicCounter: Sendable {
     var count: Int { value.load(ordering: .relaxed) }
 }
 
+/// The meeting point of the cancellation scenario: the step at ``Scenario/cancelAt`` waits there
+/// until the benchmark thread has called `cancel()`, so every contender is cancelled at the same
+/// step, however fast its steps run.
+final class Midway: Sendable {
+    private let arrived = DispatchSemaphore(value: 0)
+    private let cancelled = DispatchSemaphore(value: 0)
+
+    init() {}
+
+    /// Called by the step: wakes the benchmark thread and waits for the cancellation.
+    func reached() {
+        arrived.signal()
+        _ = cancelled.wait(timeout: .now() + waitLimit)
+    }
+
+    /// Called by the benchmark thread: waits for the step, runs `cancel`, lets the step go on.
+    func cancel(_ what: String, _ cancel: () -> Void) throws {
+        try waitOrThrow(arrived, for: "\(what): step \(Scenario.cancelAt)")
+        cancel()
+        cancelled.signal()
+    }
+}
+
 /// A value handed from a callback to the waiting benchmark thread.
 final class Handoff<Value: Sendable>: Sendable {
     private let slot = PromiseMutex<Value?>(nil)

@@ -89,14 +89,15 @@ struct GCDContender: Contender {
             return try done.take("GCD checkout")
         case .cancel:
             let cancelled = AtomicFlag()
-            let reachedMiddle = DispatchSemaphore(value: 0)
+            let midway = Midway()
             let finished = Handoff<(cancelled: Bool, steps: Int)>()
             serial.async {
-                Self.cancellableStep(0, cancelled: cancelled, reachedMiddle: reachedMiddle, on: serial, finished: finished)
+                Self.cancellableStep(0, cancelled: cancelled, midway: midway, on: serial, finished: finished)
             }
-            try waitOrThrow(reachedMiddle, for: "GCD cancel: step \(Scenario.cancelAt)")
-            clock.restart()
-            _ = cancelled.set()
+            try midway.cancel("GCD cancel") {
+                clock.restart()
+                _ = cancelled.set()
+            }
             let outcome = try finished.take("GCD cancel")
             clock.record("stepsRun", Double(outcome.steps))
             return outcome.cancelled ? 1 : 0
@@ -142,15 +143,15 @@ struct GCDContender: Contender {
     private static func cancellableStep(
         _ index: Int,
         cancelled: AtomicFlag,
-        reachedMiddle: DispatchSemaphore,
+        midway: Midway,
         on queue: DispatchQueue,
         finished: Handoff<(cancelled: Bool, steps: Int)>
     ) {
         if cancelled.isSet { return finished.put((true, index)) }
         guard index < Scenario.cancelSteps else { return finished.put((false, index)) }
-        if index == Scenario.cancelAt { reachedMiddle.signal() }
+        if index == Scenario.cancelAt { midway.reached() }
         queue.async {
-            cancellableStep(index + 1, cancelled: cancelled, reachedMiddle: reachedMiddle, on: queue, finished: finished)
+            cancellableStep(index + 1, cancelled: cancelled, midway: midway, on: queue, finished: finished)
         }
     }
 

@@ -111,7 +111,7 @@ struct QNContender: Contender {
             return try wait(checkouts, "QN checkout")
         case .cancel:
             let stepsRun = AtomicCounter()
-            let reachedMiddle = DispatchSemaphore(value: 0)
+            let midway = Midway()
             let task = QNAsyncSerialTask<Int>(
                 queue: serial,
                 buildBlocks: (0..<Scenario.cancelSteps).map { step -> QNAsyncSerialTask<Int>.BuildBlock in
@@ -119,7 +119,7 @@ struct QNContender: Contender {
                         .required(
                             QNAsyncBlockTask(queue: io) { _ in
                                 stepsRun.increment()
-                                if step == Scenario.cancelAt { reachedMiddle.signal() }
+                                if step == Scenario.cancelAt { midway.reached() }
                                 return step
                             })
                     }
@@ -128,9 +128,10 @@ struct QNContender: Contender {
             )
             let finished = Handoff<Bool>()
             task.start(on: serial) { finished.put($0.isCancelled) }
-            try waitOrThrow(reachedMiddle, for: "QN cancel: step \(Scenario.cancelAt)")
-            clock.restart()
-            task.cancel()
+            try midway.cancel("QN cancel") {
+                clock.restart()
+                task.cancel()
+            }
             let cancelled = try finished.take("QN cancel")
             clock.record("stepsRun", Double(stepsRun.count))
             return cancelled ? 1 : 0

@@ -159,18 +159,21 @@ struct SwiftConcurrencyContender: Contender {
                 return total
             }
         case .cancel:
-            let reachedMiddle = DispatchSemaphore(value: 0)
+            let midway = Midway()
             let task = Task { () -> (cancelled: Bool, steps: Int) in
                 for step in 0..<Scenario.cancelSteps {
                     if Task.isCancelled { return (true, step) }
-                    if step == Scenario.cancelAt { reachedMiddle.signal() }
-                    _ = await Self.call(on: io) { step }
+                    _ = await Self.call(on: io) {
+                        if step == Scenario.cancelAt { midway.reached() }
+                        return step
+                    }
                 }
                 return (false, Scenario.cancelSteps)
             }
-            try waitOrThrow(reachedMiddle, for: "Swift cancel: step \(Scenario.cancelAt)")
-            clock.restart()
-            task.cancel()
+            try midway.cancel("Swift cancel") {
+                clock.restart()
+                task.cancel()
+            }
             let outcome = try blockingAwait("Swift cancel") { await task.value }
             clock.record("stepsRun", Double(outcome.steps))
             return outcome.cancelled ? 1 : 0
