@@ -239,11 +239,15 @@ public enum MarkdownReport {
     }
 
     static func growthChart(for scenario: ScenarioResult, report: BenchmarkReport) -> String {
-        let series = report.contenders.compactMap { contender -> SVGChart.Series? in
-            let points = scenario.sizes.compactMap { size in
-                size.cell(contender.name).map { (x: Double(size.size), y: Optional($0.summary.median)) }
-            }
-            return points.isEmpty ? nil : SVGChart.Series(name: contender.name, points: points)
+        // Every contender gets a series, even an empty one, so a contender has the same colour in
+        // every chart.
+        let series = report.contenders.map { contender in
+            SVGChart.Series(
+                name: contender.name,
+                points: scenario.sizes.compactMap { size in
+                    size.cell(contender.name).map { (x: Double(size.size), y: Optional($0.summary.median)) }
+                }
+            )
         }
         return SVGChart.logLog(
             title: "\(scenario.title): time per \(scenario.unit) against N (log-log)",

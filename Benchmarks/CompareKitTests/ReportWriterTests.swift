@@ -1,0 +1,87 @@
+@testable import CompareKit
+import Foundation
+import Testing
+
+/// Golden-file tests of the report writers: the fixture report must render byte for byte as the
+/// committed files in `Golden/`. After an intended change to a writer, regenerate them with
+/// `UPDATE_GOLDEN=1 swift test --filter ReportWriterTests` and review the diff.
+@Suite("Report writers")
+struct ReportWriterTests {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    @Test("the JSON round-trips to an equal report")
+    func jsonRoundTrip() throws {
+        let data = try ReportFixture.report.jsonData()
+        #expect(try BenchmarkReport.decode(from: data) == ReportFixture.report)
+    }
+
+    @Test("a report of another format version is refused with a clear error")
+    func refusesOtherVersions() throws {
+        var json = try #require(String(data: ReportFixture.report.jsonData(), encoding: .utf8))
+        json = json.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 99")
+        #expect(throws: ReportError.unsupportedVersion(found: 99, expected: 1)) {
+            try BenchmarkReport.decode(from: Data(json.utf8))
+        }
+    }
+
+    @Test("ratios divide medians by raw GCD's median on the same size")
+    func ratios() throws {
+        let size = try #require(ReportFixture.report.scenarios[0].result(at: 1_000))
+        #expect(MarkdownReport.ratio("GCD", in: size) == 1)
+        #expect(MarkdownReport.ratio("FBL", in: size) == 1.5)
+        #expect(MarkdownReport.ratio("QX", in: size) == nil)
+    }
+
+    @Test("the Markdown and the charts match the golden files")
+    func goldenFiles() throws {
+        let files = MarkdownReport.files(for: ReportFixture.report)
+        #expect(files.map(\.name) == ["benchmarks.md", "benchmarks-ratios.svg", "benchmarks-chain.svg"])
+        for file in files { try check(file.contents, against: file.name) }
+    }
+
+    @Test("the conformance matrix matches its golden file and splices between its markers")
+    func conformanceMatrix() throws {
+        let matrix = ConformanceMatrix(
+            designs: ["FBL", "AY"],
+            rows: [
+                .init(clause: "2.1.2", cases: 6, passed: ["FBL": 6, "AY": 6]),
+                .init(clause: "2.3.3", cases: 504, passed: ["FBL": 504, "AY": 503]),
+            ],
+            seconds: ["FBL": 11.2, "AY": 10.9],
+            failures: ["AY": ["2.3.3: some case: failed([\"late\"])"]],
+            provenance: "2026-11-21 (Linux, 2 cores, Swift 6.3.1)"
+        )
+        let fresh = matrix.splice(into: "")
+        try check(fresh, against: "conformance.md")
+
+        let handWritten = "# Title\n\nIntro.\n\n" + matrix.markdown + "\n\n## Notes kept\n\nText.\n"
+        let updated = ConformanceMatrix(
+            designs: ["FBL"],
+            rows: [.init(clause: "2.1.2", cases: 6, passed: ["FBL": 6])],
+            seconds: ["FBL": 1],
+            failures: [:],
+            provenance: "later"
+        )
+        let spliced = updated.splice(into: handWritten)
+        #expect(spliced.hasPrefix("# Title\n\nIntro.\n\n"))
+        #expect(spliced.hasSuffix("\n\n## Notes kept\n\nText.\n"))
+        #expect(spliced.contains("on later:"))
+        #expect(!spliced.contains("503"))
+    }
+
+    @Test("chart axes cover whole decades")
+    func decades() {
+        #expect(SVGChart.decades([15, 900]) == (1, 3))
+        #expect(SVGChart.decades([100]) == (2, 3))
+    }
+
+    private func check(_ contents: String, against name: String) throws {
+        let url = Self.golden.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try Data(contents.utf8).write(to: url)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(contents == expected, "\(name) differs from its golden file; if intended, rerun with UPDATE_GOLDEN=1")
+    }
+}

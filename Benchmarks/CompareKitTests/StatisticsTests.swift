@@ -1,0 +1,88 @@
+import CompareKit
+import Testing
+
+@Suite("Statistics")
+struct StatisticsTests {
+    @Test("median and MAD of an odd count")
+    func oddCount() {
+        let summary = SampleSummary([5, 1, 3, 100, 2])
+        #expect(summary.count == 5)
+        #expect(summary.median == 3)
+        // Deviations from 3: 2, 2, 0, 97, 1 → sorted 0, 1, 2, 2, 97 → 2.
+        #expect(summary.mad == 2)
+        #expect(summary.min == 1)
+        #expect(summary.max == 100)
+    }
+
+    @Test("median and MAD of an even count average the two middle values")
+    func evenCount() {
+        let summary = SampleSummary([4, 1, 3, 2])
+        #expect(summary.median == 2.5)
+        // Deviations: 1.5, 1.5, 0.5, 0.5 → sorted 0.5, 0.5, 1.5, 1.5 → 1.
+        #expect(summary.mad == 1)
+        #expect(summary.relativeMAD == 0.4)
+    }
+
+    @Test("one sample: no spread")
+    func single() {
+        let summary = SampleSummary([7])
+        #expect(summary.median == 7)
+        #expect(summary.mad == 0)
+        #expect(summary.min == 7 && summary.max == 7)
+    }
+
+    @Test("an outlier moves the mean but not the median")
+    func robustToOutliers() {
+        let calm = SampleSummary([10, 10, 11, 9, 12])
+        let spiked = SampleSummary([10, 10, 11, 9, 1_000])
+        #expect(calm.median == spiked.median)
+        #expect(calm.mad == spiked.mad)
+    }
+
+    @Test("a zero median has a zero relative MAD instead of dividing by zero")
+    func zeroMedian() {
+        #expect(SampleSummary([0, 0, 1]).relativeMAD == 0)
+    }
+}
+
+@Suite("Formatting")
+struct FormatTests {
+    @Test(
+        "durations pick the unit that keeps three digits",
+        arguments: [
+            (2.5, "2.50 s"), (0.0123, "12.3 ms"), (4.56e-6, "4.56 µs"), (850e-9, "850 ns"), (0.5e-9, "500 ps"),
+            (0, "0 ns"),
+        ])
+    func durations(seconds: Double, expected: String) {
+        #expect(Format.duration(seconds) == expected)
+    }
+
+    @Test("ratios, bytes and counts")
+    func others() {
+        #expect(Format.ratio(1.234) == "1.23×")
+        #expect(Format.ratio(12.34) == "12.3×")
+        #expect(Format.ratio(0.0456) == "0.046×")
+        #expect(Format.bytes(848) == "848 B")
+        #expect(Format.bytes(20 * 1024) == "20.0 KiB")
+        #expect(Format.bytes(3 * 1_048_576) == "3.0 MiB")
+        #expect(Format.count(100_000) == "100,000")
+        #expect(Format.count(-1_234) == "-1,234")
+        #expect(Format.count(12) == "12")
+        #expect(Format.decimal(6) == "6")
+        #expect(Format.decimal(2.46) == "2.5")
+    }
+}
+
+@Suite("Targets")
+struct TargetsTests {
+    @Test("FBL has the tight single and chain limits; every design stays under the peer")
+    func limits() {
+        let fbl = Targets.limits(for: "FBL")
+        #expect(fbl.ratios["single"] == 1.5)
+        #expect(fbl.ratios["chain"] == 1.5)
+        #expect(fbl.ratios["all"] == Targets.peerReference.ratios["all"])
+        let ay = Targets.limits(for: "AY")
+        #expect(Targets.scenarios.allSatisfy { ay.ratios[$0] == 3 })
+        #expect(ay.bytesPerPending == 256 && ay.allocationsPerPending == 6)
+    }
+}
