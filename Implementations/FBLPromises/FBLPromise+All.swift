@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+public import PromiseInterface
 import Synchronization
 
 /// Waits for every promise to be fulfilled and fulfils with their values in input order; rejects
@@ -18,6 +18,7 @@ import Synchronization
 ///   - queue: Where the inputs are observed.
 ///   - promises: The promises to wait for.
 /// - Returns: A promise of every value, in input order.
+@inlinable
 public func all<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
     on queue: DispatchQueue = FBLPromise<Value>.defaultQueue,
     _ promises: Promises
@@ -118,7 +119,8 @@ extension FBLPromise: ErasedObservable {
 
 /// The countdown behind every `all`: fulfils with `finish(values)` once all `count` inputs are
 /// fulfilled, rejects with the first rejection.
-private func gatherAll<Element: Sendable, Output: Sendable>(
+@inlinable
+func gatherAll<Element: Sendable, Output: Sendable>(
     on queue: DispatchQueue,
     count: Int,
     finish: @escaping @Sendable ([Element]) -> Output,
@@ -140,20 +142,30 @@ private func gatherAll<Element: Sendable, Output: Sendable>(
 }
 
 /// Slots for the inputs' outcomes and how many are still missing.
+@usableFromInline
 final class Collector<Element: Sendable>: Sendable {
-    private struct Slots {
-        var values: [Element?]
-        var missing: Int
+    @usableFromInline
+    struct Slots {
+        @usableFromInline var values: [Element?]
+        @usableFromInline var missing: Int
+
+        @inlinable
+        init(values: [Element?], missing: Int) {
+            self.values = values
+            self.missing = missing
+        }
     }
 
     /// Guards the slots and the count of missing ones.
-    private let slots: PromiseMutex<Slots>
+    @usableFromInline let slots: PromiseMutex<Slots>
 
+    @inlinable
     init(count: Int) {
         slots = PromiseMutex(Slots(values: Array(repeating: nil, count: count), missing: count))
     }
 
     /// Stores one outcome; returns every outcome, in input order, once the last one arrives.
+    @inlinable
     func store(_ value: Element, at index: Int) -> [Element]? {
         slots.withLock { slots in
             precondition(slots.values[index] == nil, "An input settled twice")

@@ -10,7 +10,7 @@ extension FBLPromise {
     ///   - queue: Where `reject` runs.
     ///   - reject: Handles the error.
     /// - Returns: A promise that settles as this one does.
-    @discardableResult
+    @inlinable @discardableResult
     public func `catch`(
         on queue: DispatchQueue = defaultQueue,
         _ reject: @escaping @Sendable (any Error) -> Void

@@ -11,7 +11,7 @@ private let defaultQueueStorage: PromiseMutex<DispatchQueue> = {
 }()
 
 /// The group every pending promise and every dispatched callback belongs to.
-let fblDispatchGroup = DispatchGroup()
+@usableFromInline let fblDispatchGroup = DispatchGroup()
 
 extension FBLPromise {
     /// The queue every operator uses when it is not given `on:`: the main queue unless changed.

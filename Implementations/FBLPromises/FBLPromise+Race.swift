@@ -9,6 +9,7 @@ public import Dispatch
 ///   - queue: Where the inputs are observed.
 ///   - promises: The promises to race.
 /// - Returns: A promise that settles as the first input to settle.
+@inlinable
 public func race<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
     on queue: DispatchQueue = FBLPromise<Value>.defaultQueue,
     _ promises: Promises

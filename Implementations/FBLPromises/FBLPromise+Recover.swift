@@ -8,7 +8,7 @@ extension FBLPromise {
     ///   - recovery: Receives the error and returns the promise to continue with; a throw rejects.
     /// - Returns: A promise that is fulfilled with this promise's value, or settles as the promise
     ///   `recovery` returns.
-    @discardableResult
+    @inlinable @discardableResult
     public func recover(
         on queue: DispatchQueue = defaultQueue,
         _ recovery: @escaping @Sendable (any Error) throws -> FBLPromise<Value>
@@ -23,7 +23,7 @@ extension FBLPromise {
     ///   - recovery: Receives the error and returns a value to fulfil with; an `Error` value or a
     ///     throw rejects.
     /// - Returns: A promise that is fulfilled with this promise's value or with `recovery`'s.
-    @discardableResult
+    @inlinable @discardableResult
     public func recover(
         on queue: DispatchQueue = defaultQueue,
         _ recovery: @escaping @Sendable (any Error) throws -> Value

@@ -14,7 +14,7 @@ extension FBLPromise {
     ///   - queue: Where `work` runs.
     ///   - work: Maps the value.
     /// - Returns: A promise of `work`'s result.
-    @discardableResult
+    @inlinable @discardableResult
     public func then<Result: Sendable>(
         on queue: DispatchQueue = defaultQueue,
         _ work: @escaping @Sendable (Value) throws -> Result
@@ -31,7 +31,7 @@ extension FBLPromise {
     ///   - queue: Where `work` runs.
     ///   - work: Starts the next step.
     /// - Returns: A promise that settles as the one `work` returns.
-    @discardableResult
+    @inlinable @discardableResult
     public func then<Result: Sendable>(
         on queue: DispatchQueue = defaultQueue,
         _ work: @escaping @Sendable (Value) throws -> FBLPromise<Result>
@@ -46,7 +46,7 @@ extension FBLPromise {
     ///   - queue: Where `work` runs.
     ///   - work: A side effect on the value.
     /// - Returns: A promise of the same value.
-    @discardableResult
+    @inlinable @discardableResult
     public func then(
         on queue: DispatchQueue = defaultQueue,
         _ work: @escaping @Sendable (Value) throws -> Void

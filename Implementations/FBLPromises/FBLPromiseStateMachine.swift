@@ -8,11 +8,12 @@
 /// Every transition is a mutating method that returns an *action*. The promise runs the machine
 /// under its lock only to compute that action, and performs the side effects (leaving the dispatch
 /// group, calling observers) after the lock is released, so no user code runs under the lock.
-struct FBLPromiseStateMachine<Value: Sendable> {
-    typealias Observer = @Sendable (Result<Value, any Error>) -> Void
+@usableFromInline
+struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
+    @usableFromInline typealias Observer = @Sendable (Result<Value, any Error>) -> Void
 
     /// What the caller of ``settle(_:)`` must do after releasing the lock.
-    enum SettleAction {
+    @usableFromInline enum SettleAction {
         /// The promise was pending and is now settled: leave the dispatch group and call the
         /// observers in registration order.
         case notify(ObserverList<Value>, Result<Value, any Error>)
@@ -21,7 +22,7 @@ struct FBLPromiseStateMachine<Value: Sendable> {
     }
 
     /// What the caller of ``observe(_:)`` must do after releasing the lock.
-    enum ObserveAction {
+    @usableFromInline enum ObserveAction {
         /// The observer was stored and will be called when the promise settles.
         case stored
         /// The promise had already settled: call the observer now with this outcome.
@@ -29,19 +30,23 @@ struct FBLPromiseStateMachine<Value: Sendable> {
     }
 
     /// `nil` while pending; the outcome once settled (it never changes again).
-    private(set) var result: Result<Value, any Error>?
-    private var observers = ObserverList<Value>()
+    @usableFromInline private(set) var result: Result<Value, any Error>?
+    @usableFromInline var observers = ObserverList<Value>()
 
     /// A pending machine.
+    @inlinable
     init() {}
 
     /// An already-settled machine.
+    @inlinable
     init(settled result: Result<Value, any Error>) {
         self.result = result
     }
 
+    @inlinable
     var isPending: Bool { result == nil }
 
+    @inlinable
     mutating func settle(_ outcome: Result<Value, any Error>) -> SettleAction {
         guard result == nil else { return .ignore }
         result = outcome
@@ -52,6 +57,7 @@ struct FBLPromiseStateMachine<Value: Sendable> {
 
     /// Called when the promise is freed: the observers a pending promise still holds, or `nil`
     /// if it had settled.
+    @inlinable
     mutating func abandon() -> ObserverList<Value>? {
         guard result == nil else { return nil }
         let abandoned = observers
@@ -59,6 +65,7 @@ struct FBLPromiseStateMachine<Value: Sendable> {
         return abandoned
     }
 
+    @inlinable
     mutating func observe(_ observer: @escaping Observer) -> ObserveAction {
         if let result { return .callNow(result) }
         observers.append(observer)
@@ -69,14 +76,20 @@ struct FBLPromiseStateMachine<Value: Sendable> {
 
 /// Observers in registration order. The first one is stored inline: most promises have exactly
 /// one observer (the next link of a chain), and that case then needs no array allocation.
-struct ObserverList<Value: Sendable> {
-    typealias Observer = FBLPromiseStateMachine<Value>.Observer
+@usableFromInline
+struct ObserverList<Value: Sendable>: Sendable {
+    @usableFromInline typealias Observer = FBLPromiseStateMachine<Value>.Observer
 
-    private var first: Observer?
-    private var rest: [Observer] = []
+    @usableFromInline var first: Observer?
+    @usableFromInline var rest: [Observer] = []
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var isEmpty: Bool { first == nil }
 
+    @inlinable
     mutating func append(_ observer: @escaping Observer) {
         if first == nil {
             first = observer
@@ -87,6 +100,7 @@ struct ObserverList<Value: Sendable> {
 
     /// Calls every observer in registration order. A loop, not recursion: an observer that settles
     /// another promise only schedules work, so deep chains do not grow the stack.
+    @inlinable
     func notify(_ result: Result<Value, any Error>) {
         guard let first else { return }
         first(result)
