@@ -51,7 +51,9 @@ public enum SVGChart {
         series: [Series],
         formatY: (Double) -> String
     ) -> String {
-        let points = series.flatMap { $0.points.compactMap { p in p.y.map { (p.x, $0) } } }.filter { $0.0 > 0 && $0.1 > 0 }
+        let points = series.flatMap { $0.points.compactMap { p in p.y.map { (p.x, $0) } } }.filter {
+            $0.0 > 0 && $0.1 > 0
+        }
         let xs = decades(points.map(\.0))
         let ys = decades(points.map(\.1))
         let plotWidth = width - left - right
@@ -127,7 +129,8 @@ public enum SVGChart {
                 let x = left + groupWidth * (Double(groupIndex) + 0.1) + barWidth * Double(index)
                 let y = py(value)
                 svg += "  <rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(barWidth))\" height=\"\(f(bottomY - y))\""
-                svg += " fill=\"\(color)\"><title>\(escape(entry.name)) \(escape(group(groups, groupIndex))): \(formatY(value))</title></rect>\n"
+                svg +=
+                    " fill=\"\(color)\"><title>\(escape(entry.name)) \(escape(group(groups, groupIndex))): \(formatY(value))</title></rect>\n"
             }
             svg += legend(index: index, name: entry.name, color: color)
         }
@@ -181,7 +184,8 @@ public enum SVGChart {
         return "  <line x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\" stroke=\"\(stroke)\"/>\n"
     }
 
-    private static func text(_ x: Double, _ y: Double, _ content: String, anchor: String, extra: String = "") -> String {
+    private static func text(_ x: Double, _ y: Double, _ content: String, anchor: String, extra: String = "") -> String
+    {
         "  <text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\"\(extra)>\(escape(content))</text>\n"
     }
 

@@ -1,6 +1,7 @@
-@testable import CompareKit
 import Foundation
 import Testing
+
+@testable import CompareKit
 
 /// Golden-file tests of the report writers: the fixture report must render byte for byte as the
 /// committed files in `Golden/`. After an intended change to a writer, regenerate them with

@@ -44,7 +44,8 @@ struct Benchmark: ParsableCommand {
 
     @Option(
         name: .customLong("design"),
-        help: "Run only this contender (repeatable): \(allContenders.map(\.info.name).joined(separator: ", ")). GCD always runs: ratios need it."
+        help:
+            "Run only this contender (repeatable): \(allContenders.map(\.info.name).joined(separator: ", ")). GCD always runs: ratios need it."
     )
     var designs: [String] = []
 
@@ -57,7 +58,9 @@ struct Benchmark: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
-        if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1 (got \(repetitions)).") }
+        if let repetitions, repetitions < 1 {
+            throw ValidationError("--repetitions must be at least 1 (got \(repetitions)).")
+        }
         let known = Set(allContenders.map { $0.info.name.lowercased() })
         for name in designs where !known.contains(name.lowercased()) {
             throw ValidationError(
@@ -137,7 +140,8 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let folder = URL(fileURLWithPath: outputOptions.output)
-        let report = try BenchmarkReport.decode(from: Data(contentsOf: folder.appendingPathComponent("benchmarks.json")))
+        let report = try BenchmarkReport.decode(
+            from: Data(contentsOf: folder.appendingPathComponent("benchmarks.json")))
         try Reports.writeMarkdown(report, to: outputOptions.output)
     }
 }

@@ -37,7 +37,9 @@ enum ConformanceRun {
         let date = String(Provenance.now().prefix(10))
         return ConformanceMatrix(
             designs: designs.map(\.rawValue),
-            rows: clauses.map { ConformanceMatrix.Row(clause: $0, cases: caseCounts[$0] ?? 0, passed: passed[$0] ?? [:]) },
+            rows: clauses.map {
+                ConformanceMatrix.Row(clause: $0, cases: caseCounts[$0] ?? 0, passed: passed[$0] ?? [:])
+            },
             seconds: seconds,
             failures: failures,
             provenance: "\(date) (\(machine.os), \(machine.cores) cores, \(Provenance.toolchain()))"

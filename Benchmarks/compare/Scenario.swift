@@ -48,7 +48,8 @@ enum Scenario: String, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .single, .single2, .single3:
-            let blocks = self == .single ? "one block" : self == .single2 ? "two chained blocks" : "three chained blocks"
+            let blocks =
+                self == .single ? "one block" : self == .single2 ? "two chained blocks" : "three chained blocks"
             return "N operations, each a promise made already resolved plus \(blocks) (`then`) on a serial queue; "
                 + "the last block of the last operation wakes the benchmark. google/promises' benchmark shape "
                 + "(one operation = one resolved promise and its `then`s)."

@@ -13,7 +13,8 @@ struct AYContender: Contender {
     let info = ContenderInfo(
         name: "AY",
         kind: .design,
-        summary: "[AYPromises](../Implementations/AYPromises): closure-property chaining, untyped values, `thenOn(queue)`"
+        summary:
+            "[AYPromises](../Implementations/AYPromises): closure-property chaining, untyped values, `thenOn(queue)`"
     )
 
     private let serial = DispatchQueue(label: "compare.ay.serial")
@@ -83,9 +84,12 @@ struct AYContender: Contender {
             for user in 0..<n {
                 total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
                     call { user }
-                        .thenOn(serial) { (user: PromiseValue) -> PromiseValue in call { Services.contacts(of: int(user)) } }
+                        .thenOn(serial) { (user: PromiseValue) -> PromiseValue in
+                            call { Services.contacts(of: int(user)) }
+                        }
                         .thenOn(serial) { (contacts: PromiseValue) -> PromiseValue in
-                            AYPromise.all((contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } })
+                            AYPromise.all(
+                                (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } })
                         }
                         .thenOn(serial) { (sizes: PromiseValue) in
                             int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +)

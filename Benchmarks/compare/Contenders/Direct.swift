@@ -38,7 +38,8 @@ struct DirectContender: Contender {
                 { $0.map { $0 + 1 } }
             }
             clock.markBuilt()
-            var result: Result<Int, ChainError> = scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode))
+            var result: Result<Int, ChainError> =
+                scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode))
             for link in links { result = link(result) }
             switch result {
             case .success(let value): return value

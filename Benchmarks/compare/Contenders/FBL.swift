@@ -78,7 +78,8 @@ struct FBLContender: Contender {
                     call { user }
                         .then(on: serial) { user in call { Services.contacts(of: user) } }
                         .then(on: serial) { contacts in
-                            FBLPromises.all(on: serial, contacts.map { contact in call { Services.avatarSize(of: contact) } })
+                            FBLPromises.all(
+                                on: serial, contacts.map { contact in call { Services.avatarSize(of: contact) } })
                         }
                         .then(on: serial) { sizes in sum + sizes.reduce(0, +) }
                 }

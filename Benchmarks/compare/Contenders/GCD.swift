@@ -8,7 +8,8 @@ struct GCDContender: Contender {
     let info = ContenderInfo(
         name: "GCD",
         kind: .baseline,
-        summary: "completion handlers on raw GCD with the same queues and hops as the promises (every ratio's denominator)"
+        summary:
+            "completion handlers on raw GCD with the same queues and hops as the promises (every ratio's denominator)"
     )
 
     private let serial = DispatchQueue(label: "compare.gcd.serial")
@@ -45,7 +46,8 @@ struct GCDContender: Contender {
             }
             let result = Handoff<Result<Int, ChainError>>()
             clock.markBuilt()
-            let start: Result<Int, ChainError> = scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode))
+            let start: Result<Int, ChainError> =
+                scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode))
             serial.async { Self.step(0, links, start, on: serial, result: result) }
             switch try result.take("GCD chain") {
             case .success(let value): return value

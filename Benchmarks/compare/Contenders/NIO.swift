@@ -13,7 +13,8 @@ final class NIOContender: Contender {
     let info = ContenderInfo(
         name: "NIO",
         kind: .peer,
-        summary: "SwiftNIO `EventLoopFuture`: one event loop as the serial queue, a 2-thread group as the concurrent one"
+        summary:
+            "SwiftNIO `EventLoopFuture`: one event loop as the serial queue, a 2-thread group as the concurrent one"
     )
 
     private let serialGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -91,7 +92,9 @@ final class NIOContender: Contender {
                             .flatMap { user in Self.call(io, back: loop) { Services.contacts(of: user) } }
                             .flatMap { contacts in
                                 EventLoopFuture.whenAllSucceed(
-                                    contacts.map { contact in Self.call(io, back: loop) { Services.avatarSize(of: contact) } },
+                                    contacts.map { contact in
+                                        Self.call(io, back: loop) { Services.avatarSize(of: contact) }
+                                    },
                                     on: loop
                                 )
                             }

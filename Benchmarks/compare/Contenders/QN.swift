@@ -9,7 +9,8 @@ struct QNContender: Contender {
     let info = ContenderInfo(
         name: "QN",
         kind: .design,
-        summary: "[QNTasks](../Implementations/QNTasks): cancellable tasks; chains are serial tasks, `all`/`first` parallel tasks"
+        summary:
+            "[QNTasks](../Implementations/QNTasks): cancellable tasks; chains are serial tasks, `all`/`first` parallel tasks"
     )
 
     private let serial = DispatchQueue(label: "compare.qn.serial")
@@ -32,7 +33,10 @@ struct QNContender: Contender {
                     : QNAsyncSerialTask(
                         queue: serial,
                         buildBlocks: (0..<blocks).map { _ -> QNAsyncSerialTask<Int>.BuildBlock in
-                            { previous in .required(QNAsyncBlockTask(queue: serial) { _ in (previous?.result(as: Int.self) ?? 1) + 1 }) }
+                            { previous in
+                                .required(
+                                    QNAsyncBlockTask(queue: serial) { _ in (previous?.result(as: Int.self) ?? 1) + 1 })
+                            }
                         },
                         resultGenerate: lastInt
                     )
@@ -60,7 +64,9 @@ struct QNContender: Contender {
             let steps: [QNAsyncSerialTask<Int>.BuildBlock] =
                 [{ _ in .required(root) }]
                 + (0..<n).map { _ -> QNAsyncSerialTask<Int>.BuildBlock in
-                    { previous in .required(QNAsyncBlockTask(queue: serial) { _ in (previous?.result(as: Int.self) ?? -1) + 1 }) }
+                    { previous in
+                        .required(QNAsyncBlockTask(queue: serial) { _ in (previous?.result(as: Int.self) ?? -1) + 1 })
+                    }
                 }
             let chain = QNAsyncSerialTask(queue: serial, buildBlocks: steps, resultGenerate: lastInt)
             let result = Handoff<Int>()
@@ -95,7 +101,9 @@ struct QNContender: Contender {
         case .workflow:
             let workflows = QNAsyncSerialTask<Int>(
                 queue: serial,
-                buildBlocks: (0..<n).map { user -> QNAsyncSerialTask<Int>.BuildBlock in { _ in .required(workflow(user: user)) } },
+                buildBlocks: (0..<n).map { user -> QNAsyncSerialTask<Int>.BuildBlock in
+                    { _ in .required(workflow(user: user)) }
+                },
                 resultGenerate: { $0.reduce(0) { $0 + ($1.result(as: Int.self) ?? -1_000_000) } }
             )
             return try wait(workflows, "QN workflow")
@@ -103,7 +111,9 @@ struct QNContender: Contender {
             let checkouts = QNAsyncSerialTask<Int>(
                 queue: serial,
                 // Optional steps: a failed checkout must not stop the next one.
-                buildBlocks: (0..<n).map { order -> QNAsyncSerialTask<Int>.BuildBlock in { _ in .optional(checkout(order: order)) } },
+                buildBlocks: (0..<n).map { order -> QNAsyncSerialTask<Int>.BuildBlock in
+                    { _ in .optional(checkout(order: order)) }
+                },
                 resultGenerate: { states in
                     states.reduce(0) { $0 + ($1.succeeded ? Services.paidScore : Services.declinedScore) }
                 }

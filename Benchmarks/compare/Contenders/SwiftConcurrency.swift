@@ -78,7 +78,9 @@ struct SwiftConcurrencyContender: Contender {
             root.settle(scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode)))
             let tail = last
             return try blockingAwait("Swift chain") {
-                do { return try await tail.value } catch let error as ChainError { return error.code } catch { return -1 }
+                do { return try await tail.value } catch let error as ChainError { return error.code } catch {
+                    return -1
+                }
             }
         case .all:
             let slots = (0..<n).map { _ in AsyncSlot() }
