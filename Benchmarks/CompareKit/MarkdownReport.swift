@@ -121,7 +121,7 @@ public enum MarkdownReport {
             md += row + "\n"
         }
         return md
-            + "\n✅ meets the target, ❌ misses it. Why a design misses one is in the design review and the design's report.\n\n"
+            + "\n✅ meets the target, ❌ misses it. Why a design misses one, and what was profiled and fixed, is in [performance.md](performance.md).\n\n"
     }
 
     static func memorySection(_ report: BenchmarkReport) -> String {
