@@ -113,6 +113,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "DesignRegistry", "PromiseInterface", "TestSupport",
+                "FBLPromises", "AYPromises", "QXPromises", "QNTasks",
+            ],
+            path: "ConformanceTests/ReliabilityTests",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Benchmarks
         // The statistics and the report writers, apart from the tool so that tests can check them.
         .target(
