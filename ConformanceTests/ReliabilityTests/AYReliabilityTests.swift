@@ -28,7 +28,11 @@ struct AYReliabilityTests {
             let winner = AYPromise.race(inputs.map(\.promise))
             DispatchQueue.global().async {
                 DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
-                    if index.isMultiple(of: 2) { inputs[index].resolve(index) } else { inputs[index].reject(TestError(index)) }
+                    if index.isMultiple(of: 2) {
+                        inputs[index].resolve(index)
+                    } else {
+                        inputs[index].reject(TestError(index))
+                    }
                 }
             }
             let value = try await winner.settledValue()

@@ -13,17 +13,23 @@ struct ConcurrencyStressTests {
     static let chainRounds = stressSize(200)
     static let chainLinks = 50
 
-    @Test("8 threads race to fulfil and reject one promise: one outcome wins, each observer sees it once", arguments: Design.allCases)
+    @Test(
+        "8 threads race to fulfil and reject one promise: one outcome wins, each observer sees it once",
+        arguments: Design.allCases)
     func settleRace(design: Design) async throws {
         try await Self.settleRace(design.promiseType)
     }
 
-    @Test("observers attached from 7 threads while an 8th settles: none lost, none twice, all on the main queue", arguments: Design.allCases)
+    @Test(
+        "observers attached from 7 threads while an 8th settles: none lost, none twice, all on the main queue",
+        arguments: Design.allCases)
     func observersWhileSettling(design: Design) async throws {
         try await Self.observersWhileSettling(design.promiseType)
     }
 
-    @Test("8 threads build chains on one root while one of them settles it: every chain ends right", arguments: Design.allCases)
+    @Test(
+        "8 threads build chains on one root while one of them settles it: every chain ends right",
+        arguments: Design.allCases)
     func chainsWhileSettling(design: Design) async throws {
         try await Self.chainsWhileSettling(design.promiseType)
     }

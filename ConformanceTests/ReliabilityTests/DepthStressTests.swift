@@ -21,7 +21,8 @@ struct DepthStressTests {
         try await Self.longRejectedChain(design.promiseType)
     }
 
-    @Test("100,000-deep nested adoption (resolved with a promise resolved with ...) settles", arguments: Design.allCases)
+    @Test(
+        "100,000-deep nested adoption (resolved with a promise resolved with ...) settles", arguments: Design.allCases)
     func deepAdoption(design: Design) async throws {
         try await Self.deepAdoption(design.promiseType)
     }

@@ -19,7 +19,9 @@ struct MemoryTests {
         try await Self.droppedPendingChainFreed(design.promiseType)
     }
 
-    @Test("a promise adopting a thenable that never calls back stays pending, and is freed when dropped", arguments: Design.allCases)
+    @Test(
+        "a promise adopting a thenable that never calls back stays pending, and is freed when dropped",
+        arguments: Design.allCases)
     func silentThenable(design: Design) async throws {
         try await Self.silentThenable(design.promiseType)
     }

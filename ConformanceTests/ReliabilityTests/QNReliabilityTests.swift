@@ -55,7 +55,8 @@ struct QNReliabilityTests {
         for (number, round) in rounds.enumerated() {
             let outcomes = round.outcomes.all
             guard outcomes.count == 1, let outcome = round.task.outcome, outcomes[0] == Self.name(outcome) else {
-                Issue.record("round \(number): callbacks \(outcomes), outcome \(String(describing: round.task.outcome))")
+                Issue.record(
+                    "round \(number): callbacks \(outcomes), outcome \(String(describing: round.task.outcome))")
                 return
             }
             if outcome.isCancelled { cancelled += 1 }
@@ -66,7 +67,9 @@ struct QNReliabilityTests {
         print("QN cancel racing completion: \(cancelled) of \(Self.rounds) rounds ended cancelled")
     }
 
-    @Test("cancel racing start from 8 threads: the work runs at most once, never after cancellation, every start gets the outcome once")
+    @Test(
+        "cancel racing start from 8 threads: the work runs at most once, never after cancellation, every start gets the outcome once"
+    )
     func cancelRacingStart() async throws {
         let calls = Countdown(Self.rounds * (Self.threads - 1))
         let rounds = try await offPool("cancel racing start", timeout: heavyTimeout) {
