@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APlusConformanceTests",
-            dependencies: ["APlusSuite", "DesignRegistry", "PromiseInterface"],
+            dependencies: ["APlusSuite", "DesignRegistry", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/APlusConformanceTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
