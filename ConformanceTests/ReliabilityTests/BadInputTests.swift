@@ -1,4 +1,5 @@
 import DesignRegistry
+import Foundation
 import PromiseInterface
 import TestSupport
 import Testing
@@ -13,9 +14,16 @@ struct BadInputTests {
         try await Self.selfCycle(design.promiseType)
     }
 
+    /// Opt-in (`RELIABILITY_LEAKY_CYCLES=1`): every design leaves such a cycle pending for ever and
+    /// leaks it (a retain cycle), which fails FBL's process-wide `waitForPromises` test and
+    /// LeakSanitizer if it runs in the same process. See Reports/reliability.md.
+    static let leakyCycles = ProcessInfo.processInfo.environment["RELIABILITY_LEAKY_CYCLES"] == "1"
+
     @Test(
         "a cycle of two or three promises adopting each other neither fulfils, crashes nor blocks others",
-        arguments: Design.allCases)
+        .enabled(if: leakyCycles, "leaks the cycle in every design: opt in with RELIABILITY_LEAKY_CYCLES=1"),
+        arguments: Design.allCases
+    )
     func longerCycle(design: Design) async throws {
         try await Self.longerCycle(design.promiseType, length: 2)
         try await Self.longerCycle(design.promiseType, length: 3)
@@ -23,7 +31,9 @@ struct BadInputTests {
 
     @Test(
         "a then callback returning a promise that waits on its own link leaves it pending without a crash",
-        arguments: Design.allCases)
+        .enabled(if: leakyCycles, "leaks the cycle in every design: opt in with RELIABILITY_LEAKY_CYCLES=1"),
+        arguments: Design.allCases
+    )
     func cycleThroughThen(design: Design) async throws {
         try await Self.cycleThroughThen(design.promiseType)
     }
