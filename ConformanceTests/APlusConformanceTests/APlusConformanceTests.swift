@@ -40,7 +40,7 @@ struct APlusConformanceTests {
     @Test("conformance", arguments: DesignCase.all)
     func conformance(_ testCase: DesignCase) async {
         // Under a sanitizer the main queue, shared by every case, lags by seconds.
-        let outcome = await testCase.aplusCase.run(timeout: Sanitizer.isActive ? .seconds(60) : .seconds(5))
+        let outcome = await testCase.aplusCase.run(timeout: Sanitizer.isActive ? .seconds(90) : .seconds(5))
         switch outcome {
         case .passed:
             break

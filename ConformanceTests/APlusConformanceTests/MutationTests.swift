@@ -11,7 +11,7 @@ struct MutationTests {
     static func run<P: APlusPromise>(
         _: P.Type,
         clauses prefixes: [String],
-        timeout: Duration = Sanitizer.isActive ? .seconds(30) : .seconds(5)
+        timeout: Duration = Sanitizer.isActive ? .seconds(90) : .seconds(5)
     ) async -> (ran: Int, failed: [String]) {
         let selected = APlusSuite.cases(for: P.self).filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }
