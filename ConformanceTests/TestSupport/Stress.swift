@@ -87,7 +87,7 @@ public func raceRounds<Context: Sendable>(
     let current = RoundBox<Context>()
     let starts = (0..<threads).map { _ in DispatchSemaphore(value: 0) }
     let done = DispatchSemaphore(value: 0)
-    let barrier = SpinBarrier(parties: threads)
+    let barrier = RoundBarrier(parties: threads)
     for index in 0..<threads {
         let start = starts[index]
         let thread = Thread {
@@ -135,25 +135,28 @@ private final class RoundBox<Context: Sendable>: @unchecked Sendable {
 }
 
 /// A reusable barrier: `parties` threads call `arriveAndWait()`; none returns before all arrived.
-/// Spins (yielding the processor) instead of sleeping, so that the threads leave it together.
-private final class SpinBarrier: Sendable {
+/// Waiting threads sleep on a condition (spinning would starve the rest of the suite on two cores,
+/// badly so under ThreadSanitizer); the last to arrive wakes them all at once.
+/// `@unchecked Sendable`: `condition` guards `count` and `generation`.
+private final class RoundBarrier: @unchecked Sendable {
     private let parties: Int
-    private let arrived = PromiseMutex<(count: Int, generation: Int)>((0, 0))
+    private let condition = NSCondition()
+    private var count = 0
+    private var generation = 0
 
     init(parties: Int) { self.parties = parties }
 
     func arriveAndWait() {
-        let generation = arrived.withLock { state -> Int in
-            let generation = state.generation
-            state.count += 1
-            if state.count == parties {
-                state.count = 0
-                state.generation += 1
-            }
-            return generation
+        condition.lock()
+        defer { condition.unlock() }
+        let arrivedIn = generation
+        count += 1
+        if count == parties {
+            count = 0
+            generation += 1
+            condition.broadcast()
+            return
         }
-        while arrived.withLock({ $0.generation }) == generation {
-            sched_yield()
-        }
+        while generation == arrivedIn { condition.wait() }
     }
 }
