@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APlusConformanceTests",
-            dependencies: ["APlusSuite", "DesignRegistry", "PromiseInterface"],
+            dependencies: ["APlusSuite", "DesignRegistry", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/APlusConformanceTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -110,6 +110,16 @@ let package = Package(
             name: "QNTasksTests",
             dependencies: ["QNTasks", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/QNTasksTests",
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "DesignRegistry", "PromiseInterface", "TestSupport",
+                "FBLPromises", "AYPromises", "QXPromises", "QNTasks",
+            ],
+            path: "ConformanceTests/ReliabilityTests",
             swiftSettings: strictSettings
         ),
 

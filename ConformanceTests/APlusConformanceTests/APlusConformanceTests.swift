@@ -2,6 +2,7 @@ import APlusSuite
 import DesignRegistry
 import Foundation
 import PromiseInterface
+import TestSupport
 import Testing
 
 /// One Promises/A+ case for one design, named so that each reports on its own line.
@@ -38,7 +39,8 @@ struct DesignCase: Sendable, CustomTestStringConvertible {
 struct APlusConformanceTests {
     @Test("conformance", arguments: DesignCase.all)
     func conformance(_ testCase: DesignCase) async {
-        let outcome = await testCase.aplusCase.run()
+        // Under a sanitizer the main queue, shared by every case, lags by seconds.
+        let outcome = await testCase.aplusCase.run(timeout: Sanitizer.isActive ? .seconds(90) : .seconds(5))
         switch outcome {
         case .passed:
             break

@@ -1,5 +1,6 @@
 import APlusSuite
 import PromiseInterface
+import TestSupport
 import Testing
 
 /// Proves the suite can fail: a promise broken in one known way must fail the cases that target
@@ -10,7 +11,7 @@ struct MutationTests {
     static func run<P: APlusPromise>(
         _: P.Type,
         clauses prefixes: [String],
-        timeout: Duration = .seconds(5)
+        timeout: Duration = Sanitizer.isActive ? .seconds(90) : .seconds(5)
     ) async -> (ran: Int, failed: [String]) {
         let selected = APlusSuite.cases(for: P.self).filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }

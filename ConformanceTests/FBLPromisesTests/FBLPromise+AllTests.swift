@@ -153,7 +153,7 @@ struct FBLAllTests {
         DispatchQueue.concurrentPerform(iterations: count) { index in
             inputs[index].fulfill(index)
         }
-        #expect(try await value(of: combined, timeout: .seconds(20)) == Array(0..<count))
+        #expect(try await value(of: combined) == Array(0..<count))
     }
 
     @Test("Inputs are observed on the given queue")

@@ -46,8 +46,9 @@ struct FBLDelayTests {
     @Test("A rejection passes through without the delay")
     func rejectionIsNotDelayed() async throws {
         let delayed = FBLPromise<Int>(TestError(1)).delay(on: .global(), 600)
-        // Waiting at most 20 s (slack for a loaded machine): a rejection delayed by 600 would time out.
-        let failure = try await error(of: delayed, timeout: .seconds(20))
+        // Waiting at most defaultTestTimeout (slack for a loaded machine or a sanitizer, still far
+        // below 600 s): a rejection delayed by 600 would time out.
+        let failure = try await error(of: delayed, timeout: defaultTestTimeout)
         #expect(failure as? TestError == TestError(1))
     }
 
@@ -56,7 +57,7 @@ struct FBLDelayTests {
         let source = FBLPromise<Int>.pending()
         let delayed = source.delay(on: .global(), 600)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { source.reject(TestError(2)) }
-        let failure = try await error(of: delayed, timeout: .seconds(20))
+        let failure = try await error(of: delayed, timeout: defaultTestTimeout)
         #expect(failure as? TestError == TestError(2))
     }
 

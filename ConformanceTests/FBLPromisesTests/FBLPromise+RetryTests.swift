@@ -180,8 +180,9 @@ struct FBLRetryTests {
             onQueue.record(tagged.isCurrent)
             return FBLPromise(TestError(0))
         }
-        // The first attempt ran on this thread before `retry` returned.
-        #expect(onQueue.all == [false])
+        // The first attempt ran on this thread before `retry` returned (the retries may already
+        // have run too, on a slow run: only the first record is certain here).
+        #expect(onQueue.all.first == false)
         _ = try await error(of: promise)
         #expect(onQueue.all == [false, true, true])
     }

@@ -289,7 +289,7 @@ struct QNAsyncSerialTaskTests {
 
     @Test("cancelling the Swift Task awaiting a 100,000-deep nest of serial tasks cancels every level, flat")
     func cancelDeepNest() async throws {
-        let depth = 100_000
+        let depth = stressSize(100_000)
         let queue = DispatchQueue(label: "qn.serial.nest")
         let launched = Signal()
         let innermost = QNAsyncManualTask<Int>(taskID: "innermost") { _ in launched.fire() }
@@ -338,7 +338,7 @@ struct QNAsyncSerialTaskTests {
 
     @Test("a 100,000-step serial task runs without growing the stack, and is freed")
     func longSerialTask() async throws {
-        let steps = 100_000
+        let steps = stressSize(100_000)
         let queue = DispatchQueue(label: "qn.serial.long")
         let build: QNAsyncSerialTask<Int>.BuildBlock = { previous in
             let base = previous?.result(as: Int.self) ?? 0

@@ -163,7 +163,7 @@ struct QNAPlusTests {
 
     @Test("a 100,000-link then chain settles without overflowing the stack, and is freed")
     func longChain() async throws {
-        let links = 100_000
+        let links = stressSize(100_000)
         let root = QNPromise.deferred()
         var promise: QNPromise? = root.promise
         for _ in 0..<links {
@@ -181,7 +181,7 @@ struct QNAPlusTests {
 
     @Test("cancelling the tail of a 100,000-link pending chain cancels every link, with a flat stack")
     func cancelLongChain() async throws {
-        let links = 100_000
+        let links = stressSize(100_000)
         let root = QNPromise.deferred()
         var chain: [QNPromise] = [root.promise]
         chain.reserveCapacity(links + 1)
@@ -216,7 +216,7 @@ struct QNAPlusTests {
         var root: Deferred<QNPromise>? = QNPromise.deferred()
         var promise: QNPromise? = root!.promise
         let weakFirst = Weak(promise)
-        for _ in 0..<100_000 {
+        for _ in 0..<stressSize(100_000) {
             promise = promise!.then(onFulfilled: nil, onRejected: nil)
         }
         let weakLast = Weak(promise)

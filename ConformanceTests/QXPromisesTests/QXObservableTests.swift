@@ -253,7 +253,7 @@ struct QXObservableTests {
         let lastSeen = (0..<observers).map { _ in Recorder<Int>() }
         let tokens = Recorder<QXObservation>()
         let changer = DispatchQueue(label: "qx.observable.changes")
-        try await waitUntil("every change", timeout: .seconds(30)) { done in
+        try await waitUntil("every change") { done in
             changer.async {
                 for degrees in 1...changes { thermometer.setObserved(\.degrees, to: degrees) }
                 done()

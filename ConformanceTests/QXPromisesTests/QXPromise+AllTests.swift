@@ -43,9 +43,13 @@ struct QXAllTests {
     @Test("all nested 100,000 deep settles when the innermost input rejects, without overflowing the stack")
     func deeplyNested() async throws {
         let (innermost, resolver) = QXPromise.pending(on: .global())
-        var combined = innermost
-        for level in 0..<100_000 {
-            combined = QXPromise.all(on: .global(), [combined, QXPromise(fulfilledWith: level)])
+        let depth = stressSize(100_000)
+        let combined = try await offPool("nesting the alls") {
+            var combined = innermost
+            for level in 0..<depth {
+                combined = QXPromise.all(on: .global(), [combined, QXPromise(fulfilledWith: level)])
+            }
+            return combined
         }
         resolver.reject(TestError(7))
         #expect(try await error(of: combined) as? TestError == TestError(7))

@@ -8,7 +8,7 @@ import Testing
 /// recursion, and a dropped pending chain is freed one link per hop.
 @Suite("QX deep chains", .serialized)
 struct QXDeepChainTests {
-    static let links = 100_000
+    static let links = stressSize(100_000)
 
     @Test("a 100,000-link chain settles without overflowing the stack")
     func deepChainSettles() async throws {

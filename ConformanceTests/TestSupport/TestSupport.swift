@@ -11,7 +11,9 @@ public import Testing
 /// Generous on purpose: the whole suite runs in parallel on as few as two cores, next to tests that
 /// keep the main queue busy for seconds (100,000-link chains) and, in CI, under ThreadSanitizer. A
 /// timeout only bounds how long a *failing* test takes; it never makes a passing test slower.
-public let defaultTestTimeout: Duration = .seconds(30)
+/// Under a sanitizer (see ``Sanitizer``) every step is 5 to 20 times slower and the main queue,
+/// shared by the 2,592 Promises/A+ cases, queues for tens of seconds: 180 seconds then.
+public let defaultTestTimeout: Duration = Sanitizer.isActive ? .seconds(180) : .seconds(30)
 
 /// Thrown when a wait runs out of time.
 public struct TimedOut: Error, CustomStringConvertible {

@@ -201,7 +201,10 @@ extension QNAsyncManualTask where Result == PromiseValue {
     }
 }
 
-extension Swift.Result {
+// Constrained to `any Error`: in an unconstrained extension `Failure` is generic, and returning it
+// as `any Error` boxes the existential once more, so an error passed down a chain was nested one
+// box per link and a cast (`as? TestError`) recursed through 100,000 boxes and overflowed the stack.
+extension Swift.Result where Failure == any Error {
     fileprivate var qnError: any Error {
         if case .failure(let error) = self { return error }
         return QNTaskError.invalidArgument("not a failure")

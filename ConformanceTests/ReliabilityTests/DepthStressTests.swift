@@ -1,0 +1,95 @@
+import DesignRegistry
+import PromiseInterface
+import TestSupport
+import Testing
+
+/// Depth and size on the shared protocol, for every registered design: long chains, deep
+/// adoption and wide fan-out settle without overflowing the stack. The chains are built on a
+/// private queue, off the main queue and the cooperative pool that the whole suite shares.
+@Suite("Reliability: depth and size, every design", .serialized)
+struct DepthStressTests {
+    static let depth = stressSize(100_000)
+    static let width = stressSize(100_000)
+
+    @Test("a 100,000-link then chain settles without overflowing the stack", arguments: Design.allCases)
+    func longChain(design: Design) async throws {
+        try await Self.longChain(design.promiseType)
+    }
+
+    @Test("a rejection passes through 100,000 links without overflowing the stack", arguments: Design.allCases)
+    func longRejectedChain(design: Design) async throws {
+        try await Self.longRejectedChain(design.promiseType)
+    }
+
+    @Test(
+        "100,000-deep nested adoption (resolved with a promise resolved with ...) settles", arguments: Design.allCases)
+    func deepAdoption(design: Design) async throws {
+        try await Self.deepAdoption(design.promiseType)
+    }
+
+    @Test("100,000 observers of one promise are each called once", arguments: Design.allCases)
+    func fanOut(design: Design) async throws {
+        try await Self.fanOut(design.promiseType)
+    }
+
+    static func longChain<P: APlusPromise>(_: P.Type) async throws {
+        let depth = depth
+        let tail = try await offPool("building the chain", timeout: heavyTimeout) {
+            let head = P.deferred()
+            var tail = head.promise
+            for _ in 0..<depth {
+                tail = tail.then(onFulfilled: { ($0 as! Int) + 1 }, onRejected: nil)
+            }
+            head.resolve(0)
+            return tail
+        }
+        #expect(try await tail.settledOutcome(timeout: heavyTimeout) == .fulfilled(depth))
+    }
+
+    static func longRejectedChain<P: APlusPromise>(_: P.Type) async throws {
+        let depth = depth
+        let tail = try await offPool("building the chain", timeout: heavyTimeout) {
+            let head = P.deferred()
+            var tail = head.promise
+            for _ in 0..<depth {
+                tail = tail.then(onFulfilled: { $0 }, onRejected: nil)
+            }
+            head.reject(TestError(7))
+            return tail
+        }
+        #expect(try await tail.settledOutcome(timeout: heavyTimeout) == .rejected(7))
+    }
+
+    static func deepAdoption<P: APlusPromise>(_: P.Type) async throws {
+        let depth = depth
+        let outer = try await offPool("building the adoptions", timeout: heavyTimeout) {
+            var deferreds: [Deferred<P>] = []
+            deferreds.reserveCapacity(depth)
+            for _ in 0..<depth { deferreds.append(P.deferred()) }
+            for index in 0..<(depth - 1) { deferreds[index].resolve(deferreds[index + 1].promise) }
+            deferreds[depth - 1].resolve(5)
+            return deferreds[0].promise
+        }
+        #expect(try await outer.settledOutcome(timeout: heavyTimeout) == .fulfilled(5))
+    }
+
+    static func fanOut<P: APlusPromise>(_: P.Type) async throws {
+        let width = width
+        let calls = Countdown(width)
+        let wrong = Recorder<Outcome>()
+        try await offPool("attaching the observers", timeout: heavyTimeout) {
+            let source = P.deferred()
+            for _ in 0..<width {
+                source.promise.observe { outcome in
+                    if outcome != .fulfilled(3) { wrong.record(outcome) }
+                    calls.tick()
+                }
+            }
+            source.resolve(3)
+        }
+        try await calls.wait("every observer", timeout: heavyTimeout)
+        try await drainMainQueue()
+        #expect(calls.remaining == 0, "an observer was called twice")
+        #expect(wrong.all.isEmpty)
+    }
+}

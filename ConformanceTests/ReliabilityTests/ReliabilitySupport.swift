@@ -1,0 +1,119 @@
+import Dispatch
+import PromiseInterface
+import TestSupport
+
+// Helpers for the generic reliability tests: every test works on `some APlusPromise`, so a design
+// added to `Design` gets them all.
+
+/// An outcome reduced to something comparable: the tests fulfil with `Int`s and reject with
+/// `TestError`s.
+enum Outcome: Equatable, Sendable, CustomStringConvertible {
+    case fulfilled(Int)
+    case rejected(Int)
+    case other(String)
+
+    init(value: PromiseValue) {
+        if let value = value as? Int {
+            self = .fulfilled(value)
+        } else {
+            self = .other("fulfilled with \(String(describing: value))")
+        }
+    }
+
+    init(error: any Error) {
+        if let error = error as? TestError {
+            self = .rejected(error.code)
+        } else {
+            self = .other("rejected with \(error)")
+        }
+    }
+
+    /// The outcome of a settled state; nil while pending.
+    init?(_ state: PromiseState) {
+        switch state {
+        case .pending: return nil
+        case .fulfilled(let value): self.init(value: value)
+        case .rejected(let error): self.init(error: error)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .fulfilled(let value): return "fulfilled(\(value))"
+        case .rejected(let code): return "rejected(\(code))"
+        case .other(let text): return text
+        }
+    }
+}
+
+extension APlusPromise {
+    /// Attaches an observer through the shared protocol's `then` (so it runs where the design runs
+    /// `then` callbacks: the main queue for all four).
+    func observe(_ record: @escaping @Sendable (Outcome) -> Void) {
+        _ = then(
+            onFulfilled: { value in
+                record(Outcome(value: value))
+                return nil
+            },
+            onRejected: { error in
+                record(Outcome(error: error))
+                return nil
+            }
+        )
+    }
+
+    /// Waits (with a timeout) for the promise to settle and returns its outcome.
+    func settledOutcome(timeout: Duration = defaultTestTimeout) async throws -> Outcome {
+        try await awaitCompletion("a promise to settle", timeout: timeout) { complete in
+            observe { complete(.success($0)) }
+        }
+    }
+}
+
+/// Counts calls down to zero and then calls the waiter once; counts past zero too, so that an
+/// extra call is seen.
+final class Countdown: Sendable {
+    private struct State {
+        var remaining: Int
+        var waiter: (@Sendable () -> Void)?
+    }
+
+    private let state: PromiseMutex<State>
+
+    init(_ expected: Int) { state = PromiseMutex(State(remaining: expected)) }
+
+    func tick() {
+        let waiter = state.withLock { state -> (@Sendable () -> Void)? in
+            state.remaining -= 1
+            guard state.remaining == 0 else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?()
+    }
+
+    /// How many calls are still expected; negative after extra calls.
+    var remaining: Int { state.withLock { $0.remaining } }
+
+    /// Waits (with a timeout) until every expected call came.
+    func wait(_ what: String, timeout: Duration = defaultTestTimeout) async throws {
+        try await waitUntil(what, timeout: timeout) { done in
+            let now = state.withLock { state -> Bool in
+                if state.remaining <= 0 { return true }
+                state.waiter = done
+                return false
+            }
+            if now { done() }
+        }
+    }
+}
+
+/// Waits until the main queue has run everything queued on it so far (one hop), so that a
+/// callback queued twice shows up before a test checks counts.
+func drainMainQueue() async throws {
+    try await waitUntil("a main-queue hop") { done in DispatchQueue.main.async { done() } }
+}
+
+/// A generous timeout for the heavy tests: a 100,000-step run shares two cores with the rest of
+/// the suite, and is 5 to 20 times slower under a sanitizer.
+let heavyTimeout: Duration = .seconds(300)
