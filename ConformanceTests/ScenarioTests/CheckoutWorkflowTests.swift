@@ -1,6 +1,7 @@
 import AYPromises
 import Dispatch
 import FBLPromises
+import Foundation
 import PromiseInterface
 import QNTasks
 import QXPromises
@@ -166,5 +167,30 @@ struct CheckoutWorkflowTests {
         #expect(errors.count == 1)
         #expect(errors.all.first is PaymentDeclined)
         #expect(shop.log.all == Shop.declinedLog)
+    }
+}
+
+@Suite("The design review shows this file's checkout functions")
+struct CheckoutExcerptTests {
+    @Test("every snippet between the markers above appears verbatim in Reports/design-review.md")
+    func reviewMatchesCode() throws {
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let reviewPath = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Reports/design-review.md").path
+        let review = try String(contentsOfFile: reviewPath, encoding: .utf8)
+        // The markers are built, so that these lines do not match them.
+        let (start, end) = ("// " + "snippet: ", "// " + "end-snippet")
+        let snippets = source.components(separatedBy: start).dropFirst().map { part in
+            part.components(separatedBy: end)[0]
+                .split(separator: "\n", omittingEmptySubsequences: false)
+                .dropFirst()  // the snippet's name
+                .filter { !$0.hasPrefix("///") }
+                .joined(separator: "\n")
+        }
+        #expect(snippets.count == 4)
+        for snippet in snippets {
+            #expect(review.contains(snippet), "not in the review:\n\(snippet)")
+        }
     }
 }
