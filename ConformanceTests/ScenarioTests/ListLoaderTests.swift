@@ -102,9 +102,15 @@ private func ayLoadList(
         }
 }
 
-/// QX: the cache is reported through the design's progress channel, `(proportion, value)`.
-private func qxLoadList(_ sources: ListSources, flag: CancellationFlag = CancellationFlag()) -> QXPromise {
+/// QX: the cache is reported through the design's progress channel, `(proportion, value)`. The
+/// handler is registered before the work starts: progress is observed with `.new` only, so a
+/// handler added after a report never sees it.
+private func qxLoadList(
+    _ sources: ListSources, flag: CancellationFlag = CancellationFlag(),
+    progress: @escaping @Sendable (Double, PromiseValue) -> Void = { _, _ in }
+) -> QXPromise {
     let (list, resolver) = QXPromise.pending()
+    list.progress(progress)
     let remote = sources.cache.qx("list").then { cached in
         resolver.progress(0.5, cached)
         try flag.check()
@@ -225,8 +231,9 @@ struct ListLoaderTests {
     func qx() async throws {
         let sources = ListSources(remote: .answers)
         let events = Recorder<String>()
-        let list = qxLoadList(sources)
-            .progress { proportion, cached in events.record("progress \(proportion) \(cached as! [String])") }
+        let list = qxLoadList(sources) { proportion, cached in
+            events.record("progress \(proportion) \(cached as! [String])")
+        }
         let result = try await awaitCompletion("the QX list") { complete in
             list.then { value in
                 events.record("result")
@@ -242,7 +249,7 @@ struct ListLoaderTests {
     func qxFails() async throws {
         let sources = ListSources(remote: .fails)
         let events = Recorder<String>()
-        let list = qxLoadList(sources).progress { proportion, _ in events.record("progress \(proportion)") }
+        let list = qxLoadList(sources) { proportion, _ in events.record("progress \(proportion)") }
         let caught = try await awaitCompletion("the QX error") { complete in
             list.catch { error in
                 events.record("error")
