@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // `swift package generate-documentation` (the modules' DocC catalogs); no target uses it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
@@ -110,6 +112,12 @@ let package = Package(
             name: "QNTasksTests",
             dependencies: ["QNTasks", "PromiseInterface", "TestSupport"],
             path: "ConformanceTests/QNTasksTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ScenarioTests",
+            dependencies: ["FBLPromises", "AYPromises", "QXPromises", "QNTasks", "PromiseInterface", "TestSupport"],
+            path: "ConformanceTests/ScenarioTests",
             swiftSettings: strictSettings
         ),
 

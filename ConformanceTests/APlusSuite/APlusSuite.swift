@@ -1,7 +1,7 @@
 public import PromiseInterface
 
 /// The Promises/A+ compliance suite: a port of promises-aplus-tests 2.1.2 (Promises/A+ 1.1),
-/// written once and generic over ``APlusPromise``.
+/// written once and generic over `APlusPromise`.
 ///
 /// It holds every Tier A case of the catalog (`swift-cases-tierA.txt`, 648 cases): clauses 2.1.2
 /// to 2.3.4, the three timings, the value and reason sets, every thenable variant and the full

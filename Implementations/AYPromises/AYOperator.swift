@@ -11,7 +11,7 @@ public import PromiseInterface
 ///
 /// A block may take the input or nothing, may return anything `Sendable` or nothing, and may
 /// throw. What it returns is resolved into the next promise: an ``AYPromise`` is adopted, any
-/// other ``Thenable`` assimilated, an `Error` value rejects, anything else (`nil` and `Void`
+/// other `Thenable` assimilated, an `Error` value rejects, anything else (`nil` and `Void`
 /// included) fulfils; a throw rejects with the thrown error.
 ///
 /// Why four `callAsFunction` overloads: the generic ones let a block's return type be inferred,

@@ -81,7 +81,7 @@ extension AYPromise {
     ///   `with(block)` without `as PromiseValue`, or `with { block() }`;
     /// - an array becomes ``all`` of its elements;
     /// - an `Error` makes a rejected promise;
-    /// - any other ``Thenable`` is assimilated;
+    /// - any other `Thenable` is assimilated;
     /// - anything else (`nil` included) makes a fulfilled promise.
     public static func with(_ value: PromiseValue) -> AYPromise {
         make(from: value, blockQueue: .main)
@@ -135,7 +135,7 @@ extension AYPromise {
 
     /// Makes a promise from a value (the original's `AYPromise.resolve(value)`): an
     /// ``AYPromise`` is returned as is, an `Error` makes a rejected promise, any other
-    /// ``Thenable`` is assimilated (its `then` called on the main queue), anything else makes a
+    /// `Thenable` is assimilated (its `then` called on the main queue), anything else makes a
     /// fulfilled promise.
     ///
     /// ```swift

@@ -5,7 +5,7 @@ public import PromiseInterface
 /// error. Only the first call counts.
 ///
 /// What it is called with decides the outcome, as for every AY block's return value: a promise
-/// (of this design, or any ``Thenable``) is adopted, an `Error` rejects, anything else (`nil`
+/// (of this design, or any `Thenable`) is adopted, an `Error` rejects, anything else (`nil`
 /// included) fulfils.
 public typealias AYResolve = @Sendable (PromiseValue) -> Void
 
@@ -25,8 +25,8 @@ public typealias AYResolve = @Sendable (PromiseValue) -> Void
 /// .always { hideSpinner() }
 /// ```
 ///
-/// Values are dynamically typed (``PromiseValue``); what a block returns decides the next
-/// promise: an ``AYPromise`` is adopted, any other ``Thenable`` is assimilated, an `Error` value
+/// Values are dynamically typed (`PromiseValue`); what a block returns decides the next
+/// promise: an ``AYPromise`` is adopted, any other `Thenable` is assimilated, an `Error` value
 /// rejects, anything else (`nil` and `Void` included) fulfils, and a throw rejects. A block may
 /// take the value or no argument at all. Read results with `try await promise.value` or
 /// ``value(as:)``.
@@ -114,7 +114,7 @@ public final class AYPromise: Sendable {
     /// - An ``AYPromise`` is adopted: this promise settles as it does (forwarded through `queue`,
     ///   so a long run of adoptions never recurses). Resolving a promise with itself rejects with
     ///   ``AYPromiseError/cycle`` (the original leaves it pending forever).
-    /// - Any other ``Thenable`` (a promise of another design, a foreign object) is assimilated:
+    /// - Any other `Thenable` (a promise of another design, a foreign object) is assimilated:
     ///   its `then` is called once, asynchronously on `queue`, through `thenOnce`, and the value
     ///   it hands over is resolved again.
     /// - An `Error` value rejects.

@@ -8,7 +8,7 @@ import QXPromises
 /// iterate.
 ///
 /// Adding a design means one folder under `Implementations/` (its module, conforming its promise
-/// type to ``APlusPromise``) plus one case here. A test fails when an implementation folder has no
+/// type to `APlusPromise`) plus one case here. A test fails when an implementation folder has no
 /// case.
 public enum Design: String, CaseIterable, Sendable {
     /// google/promises' `FBLPromise`: GCD observers.

@@ -22,6 +22,9 @@ extension FBLPromise: Thenable {
 /// main queue, not ``FBLPromise/defaultQueue``, so a test that changes the default cannot disturb
 /// the suite's timing.
 extension FBLPromise: APlusPromise where Value == PromiseValue {
+    /// A pending promise with the functions that settle it: `resolve` runs FBL's resolution
+    /// procedure (``FBLPromise/resolve(_:on:)-(Value,_)``, adopting on the main queue), `reject`
+    /// rejects. Only the first call to either counts.
     public static func deferred() -> Deferred<FBLPromise<PromiseValue>> {
         let promise = FBLPromise<PromiseValue>.pending()
         return Deferred(
@@ -31,16 +34,26 @@ extension FBLPromise: APlusPromise where Value == PromiseValue {
         )
     }
 
+    /// A promise resolved with `value` through the resolution procedure (a promise or thenable is
+    /// adopted; an `Error` value rejects, as in the original).
     public static func resolved(_ value: PromiseValue) -> FBLPromise<PromiseValue> {
         let promise = FBLPromise<PromiseValue>.pending()
         promise.resolve(value, on: .main)
         return promise
     }
 
+    /// A promise rejected with `reason`.
     public static func rejected(_ reason: any Error) -> FBLPromise<PromiseValue> {
         FBLPromise<PromiseValue>(reason)
     }
 
+    /// Promises/A+ `then`: the ``FBLPromise/chain(on:chainedFulfill:chainedReject:)`` primitive
+    /// with both callbacks; a `nil` callback passes the outcome on.
+    ///
+    /// - Parameters:
+    ///   - onFulfilled: Maps the value; what it returns resolves the new promise.
+    ///   - onRejected: Handles the error; what it returns resolves the new promise.
+    /// - Returns: The new promise. Callbacks run on the main queue, after `then` returned.
     public func then(
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
@@ -58,6 +71,7 @@ extension FBLPromise: APlusPromise where Value == PromiseValue {
         )
     }
 
+    /// The promise's state, read under its lock.
     public var currentState: PromiseState {
         switch result {
         case nil: return .pending
@@ -66,6 +80,7 @@ extension FBLPromise: APlusPromise where Value == PromiseValue {
         }
     }
 
+    /// Whether `error` is ``PromiseError/cycle`` (a promise resolved with itself).
     public static func isCycleError(_ error: any Error) -> Bool {
         (error as? PromiseError) == .cycle
     }

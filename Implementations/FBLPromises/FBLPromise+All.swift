@@ -29,7 +29,7 @@ public func all<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
     }
 }
 
-/// Variadic form of ``all(on:_:)-(_,Sequence)``.
+/// Variadic form of ``all(on:_:)-(_,Promises)``.
 ///
 /// With two to four promises Swift prefers the tuple forms below, even when the types are the
 /// same (`all(a, b)` is an `FBLPromise<(Int, Int)>`); pass an array to get `[Value]`.

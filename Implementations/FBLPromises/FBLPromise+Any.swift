@@ -1,6 +1,6 @@
 public import Dispatch
 
-/// The outcome of one input of ``any(on:_:)-(_,Sequence)``: its value or its error.
+/// The outcome of one input of ``any(on:_:)-(_,Promises)``: its value or its error.
 public enum Maybe<Value: Sendable>: Sendable {
     /// The input was fulfilled with this value.
     case value(Value)
@@ -46,7 +46,7 @@ public func any<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
     }
 }
 
-/// Variadic form of ``any(on:_:)-(_,Sequence)``.
+/// Variadic form of ``any(on:_:)-(_,Promises)``.
 ///
 /// With two or three promises Swift prefers the tuple forms below, even when the types are the
 /// same; pass an array to get `[Maybe<Value>]`.

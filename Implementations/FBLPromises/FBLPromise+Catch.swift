@@ -4,7 +4,7 @@ extension FBLPromise {
     /// Observes a rejection: `reject` runs on `queue` with the error, and the returned promise is
     /// rejected with the same error. A fulfilment passes through without calling `reject`.
     ///
-    /// `catch` does not recover; use ``recover(on:_:)-(Error)->FBLPromise`` for that.
+    /// `catch` does not recover; use ``recover(on:_:)-(_,(Error)->FBLPromise<Value>)`` for that.
     ///
     /// - Parameters:
     ///   - queue: Where `reject` runs.

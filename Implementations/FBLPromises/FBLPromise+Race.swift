@@ -25,7 +25,7 @@ public func race<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
     return winner
 }
 
-/// Variadic form of ``race(on:_:)-(_,Sequence)``.
+/// Variadic form of ``race(on:_:)-(_,Promises)``.
 public func race<Value: Sendable>(
     on queue: DispatchQueue = FBLPromise<Value>.defaultQueue,
     _ promises: FBLPromise<Value>...

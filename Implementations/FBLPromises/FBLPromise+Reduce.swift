@@ -24,7 +24,7 @@ extension FBLPromise {
         }
     }
 
-    /// Variadic form of ``reduce(on:_:_:)-(_,Sequence,_)``.
+    /// Variadic form of ``reduce(on:_:_:)``.
     public func reduce<Element: Sendable>(
         on queue: DispatchQueue = defaultQueue,
         _ items: Element...,

@@ -54,7 +54,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
 
     /// Makes a pending promise, counted in ``dispatchGroup`` until it settles or is freed.
     ///
-    /// Settle it with ``fulfill(_:)``, ``reject(_:)`` or ``resolve(_:on:)``.
+    /// Settle it with ``fulfill(_:)``, ``reject(_:)`` or ``resolve(_:on:)-(Value,_)``.
     @inlinable
     public static func pending() -> FBLPromise<Value> {
         FBLPromise(pending: ())
@@ -118,7 +118,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// Fulfils the promise with `value`; if `value` is an `Error`, rejects with it instead.
     ///
     /// Only the first settle counts: a later `fulfill`, `reject` or `resolve` is ignored.
-    /// `value` is not inspected for promises or thenables; use ``resolve(_:on:)`` to adopt one.
+    /// `value` is not inspected for promises or thenables; use ``resolve(_:on:)-(FBLPromise<Value>,_)`` to adopt one.
     @inlinable
     public func fulfill(_ value: Value) {
         if let error = value as? any Error {
@@ -138,7 +138,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     ///
     /// - An ``FBLPromise`` of the same type is adopted: this promise settles as it does. Resolving
     ///   a promise with itself rejects with ``PromiseError/cycle`` (Promises/A+ 2.3.1).
-    /// - Any other ``Thenable`` (a promise of another design, or a foreign object) is assimilated:
+    /// - Any other `Thenable` (a promise of another design, or a foreign object) is assimilated:
     ///   its `then` is called once, on `queue`, and the first callback it calls wins.
     /// - An `Error` value rejects; anything else fulfils.
     ///

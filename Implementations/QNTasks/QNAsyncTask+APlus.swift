@@ -43,7 +43,7 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
     ///
     /// The promise is a started serial task whose one step is a ``QNAsyncManualTask``; `resolve`
     /// runs the resolution procedure on that step (adopting a QN task or assimilating any
-    /// ``Thenable``; the promise itself fails it with ``QNTaskError/cycle``), `reject` fails it.
+    /// `Thenable`; the promise itself fails it with ``QNTaskError/cycle``), `reject` fails it.
     /// Only the first call of either function counts, whatever it is: once `resolve` was given a
     /// pending task or thenable, a later `resolve` or `reject` is ignored even though the promise
     /// is still pending. Both functions may be called from any thread.
@@ -238,7 +238,7 @@ extension Optional: QNPromiseValueOptional where Wrapped == any Sendable {
 ///
 /// - A QN task is adopted: started (if it has not started) and followed. Resolving a promise
 ///   with itself (`owner`) fails with ``QNTaskError/cycle``.
-/// - Any other ``Thenable`` is assimilated through `thenOnce`, called on a main-queue hop (a fresh
+/// - Any other `Thenable` is assimilated through `thenOnce`, called on a main-queue hop (a fresh
 ///   stack, never inside the caller's critical sections); what it resolves with is resolved again.
 /// - Anything else succeeds the task.
 func qnResolve(_ task: QNAsyncManualTask<PromiseValue>, with value: PromiseValue, owner: ObjectIdentifier) {

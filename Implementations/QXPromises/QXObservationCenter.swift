@@ -7,7 +7,7 @@ import PromiseInterface
 /// is all the machinery: the object's ``QXObservable`` methods forward to it.
 ///
 /// ## Threading
-/// One lock (a ``PromiseInterface/PromiseMutex``) guards the properties and the observer list. A
+/// One lock (a `PromiseMutex`) guards the properties and the observer list. A
 /// change stores the value and takes a snapshot of the observers under the lock, then delivers the
 /// notifications after releasing it, in a loop over the snapshot; so handlers never run under the
 /// lock, may re-enter the center, and an observer added from another thread is either in the

@@ -29,7 +29,7 @@ extension QXPromise: APlusPromise {
     /// A pending promise with the functions that settle it: the design's resolution procedure.
     ///
     /// `resolve` is the resolver's ``QXResolver/fulfill(_:)``: a ``QXPromise`` is observed through
-    /// its `state` key, any other ``PromiseInterface/Thenable`` is assimilated once (its `then` is
+    /// its `state` key, any other `Thenable` is assimilated once (its `then` is
     /// called on the main queue), resolving the promise with itself rejects with
     /// ``QXPromiseError/cycle``, and anything else fulfils. `reject` rejects. Only the first call
     /// to either counts.

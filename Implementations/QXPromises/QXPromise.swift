@@ -19,7 +19,7 @@ public enum QXPromiseState: Sendable, Equatable {
 /// `state`*; when the state changes, the observer removes itself and either runs the stored
 /// `thenBlock`/`catchBlock` (a link made by ``then(on:_:)``, ``catch(on:_:)`` or
 /// ``finally(on:_:)``) or takes the same outcome. Whatever a block returns resolves the link
-/// again: a promise is observed in turn, a foreign ``PromiseInterface/Thenable`` is assimilated,
+/// again: a promise is observed in turn, a foreign `Thenable` is assimilated,
 /// anything else fulfils; a throw rejects.
 ///
 /// ```swift
@@ -325,7 +325,7 @@ public struct QXResolver: Sendable {
     }
 
     /// Resolves the promise: a ``QXPromise`` is observed (resolving with the promise itself
-    /// rejects with ``QXPromiseError/cycle``), a ``PromiseInterface/Thenable`` is assimilated,
+    /// rejects with ``QXPromiseError/cycle``), a `Thenable` is assimilated,
     /// anything else fulfils. Only the first `fulfill` or `reject` counts.
     public func fulfill(_ value: PromiseValue) {
         guard let promise = settler.promise, promise.machine.withLock({ $0.claim() }) else { return }
