@@ -44,7 +44,7 @@ struct CycleError: Error {}
 
 /// A small reference promise for proving that the suite can fail: correct with ``Correct``, and
 /// broken in exactly one way with any other selector. Test-only.
-final class MutantPromise<Selector: DefectSelector>: APlusPromise {
+final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropping {
     typealias Callback = @Sendable (Result<PromiseValue, any Error>) -> Void
 
     private struct State {
@@ -55,6 +55,28 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise {
     /// Guards the outcome and the registered callbacks.
     private let state = PromiseMutex(State())
     private var defect: Defect { Selector.defect }
+
+    init() {
+        MutantTracker.shared.track(self, as: Selector.self)
+    }
+
+    /// Breaks the cycles the broken mutants leave once a run of cases is over: every mutant of
+    /// this selector forgets its callbacks, and the tracker lets go of it. A mutant keeps its
+    /// callbacks after settling, and one that never settles (it waits for itself) keeps them for
+    /// ever; a callback can hold the promise it belongs to, so without this those fixtures would
+    /// never be freed. Call it only when no case of this selector is running any more.
+    static func breakCycles() {
+        for mutant in MutantTracker.shared.takeAll(Selector.self) { mutant.dropCallbacks() }
+    }
+
+    func dropCallbacks() {
+        // Freed after the lock: a callback may hold promises whose teardown takes their locks.
+        let dropped = state.withLock { state in
+            defer { state.callbacks = [] }
+            return state.callbacks
+        }
+        withExtendedLifetime(dropped) {}
+    }
 
     static func deferred() -> Deferred<MutantPromise> {
         let promise = MutantPromise()
@@ -180,5 +202,31 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise {
             if synchronous { run() } else { DispatchQueue.main.async(execute: run) }
         }
         return next
+    }
+}
+
+/// A mutant, as the tracker keeps it.
+protocol CallbackDropping: AnyObject, Sendable {
+    /// Forgets the registered callbacks (breaking any cycle through them).
+    func dropCallbacks()
+}
+
+/// Every ``MutantPromise`` made, by selector, until ``MutantPromise/breakCycles()`` takes them.
+///
+/// Held strongly: a weak reference would give each mutant a side table, which LeakSanitizer
+/// reports as leaked when the mutant outlives its last weak reference (the object refers to its
+/// side table only through a tagged pointer that the scanner does not follow).
+final class MutantTracker: Sendable {
+    static let shared = MutantTracker()
+
+    /// Guards the mutants, by selector.
+    private let mutants = PromiseMutex<[ObjectIdentifier: [any CallbackDropping]]>([:])
+
+    func track(_ mutant: any CallbackDropping, as selector: any DefectSelector.Type) {
+        mutants.withLock { $0[ObjectIdentifier(selector), default: []].append(mutant) }
+    }
+
+    func takeAll(_ selector: any DefectSelector.Type) -> [any CallbackDropping] {
+        mutants.withLock { $0.removeValue(forKey: ObjectIdentifier(selector)) ?? [] }
     }
 }

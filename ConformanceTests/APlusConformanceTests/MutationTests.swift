@@ -8,18 +8,21 @@ import Testing
 @Suite("Promises/A+ suite catches broken promises", .serialized)
 struct MutationTests {
     /// Runs the cases whose name starts with one of `prefixes`; returns how many ran and failed.
-    static func run<P: APlusPromise>(
-        _: P.Type,
+    /// Then frees the mutants the cases left behind (``MutantPromise/breakCycles()``); the suite
+    /// is serialized, so no other case of the same mutant is running.
+    static func run<Selector: DefectSelector>(
+        _: MutantPromise<Selector>.Type,
         clauses prefixes: [String],
         timeout: Duration = Sanitizer.isActive ? .seconds(90) : .seconds(5)
     ) async -> (ran: Int, failed: [String]) {
-        let selected = APlusSuite.cases(for: P.self).filter { aplusCase in
+        let selected = APlusSuite.cases(for: MutantPromise<Selector>.self).filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }
         }
         var failed: [String] = []
         for aplusCase in selected where await aplusCase.run(timeout: timeout) != .passed {
             failed.append(aplusCase.name)
         }
+        MutantPromise<Selector>.breakCycles()
         return (selected.count, failed)
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import PromiseInterface
 import QNTasks
 import TestSupport
 import Testing
@@ -34,7 +35,8 @@ private final class FakeServer: Sendable {
     let behaviour: Behaviour
     let events: Recorder<String>
     let requested = Signal()
-    let inFlight = Recorder<QNAsyncManualTask<[String]>>()
+    /// The request kept while the server hangs; guarded by the mutex.
+    let inFlight = PromiseMutex<QNAsyncManualTask<[String]>?>(nil)
 
     init(_ behaviour: Behaviour, events: Recorder<String>) {
         self.behaviour = behaviour
@@ -44,15 +46,21 @@ private final class FakeServer: Sendable {
     func load() -> QNAsyncManualTask<[String]> {
         QNAsyncManualTask(taskID: remoteTaskID) { [self] task in
             events.record("remote requested")
-            task.onCancel { self.events.record("remote cancelled") }
-            requested.fire()
+            task.onCancel {
+                self.events.record("remote cancelled")
+                // A cancelled request is dropped: kept, it would hold the task, whose start block
+                // holds the server (a cycle that LeakSanitizer reports).
+                self.inFlight.withLock { $0 = nil }
+            }
             switch behaviour {
             case .answer(let items, let hops): after(hops: hops, on: .global()) { task.succeed(items) }
             case .fail(let error, let hops): after(hops: hops, on: .global()) { task.fail(error) }
             // Like a network stack, the server keeps the in-flight request (and so the task it
-            // will complete) until it answers.
-            case .hang: inFlight.record(task)
+            // will complete) until it answers or the request is cancelled.
+            case .hang: inFlight.withLock { $0 = task }
             }
+            // Last, so a cancel sent on this signal comes after the request is kept.
+            requested.fire()
         }
     }
 }
@@ -145,5 +153,6 @@ struct QNListLoaderTests {
         try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
         #expect(reports.all == ["cancelled"])
         #expect(events.all == ["shown c1", "remote requested", "remote cancelled"])
+        #expect(server.inFlight.withLock { $0 } == nil, "the cancelled request is dropped")
     }
 }

@@ -97,6 +97,24 @@ struct QXPromiseTests {
         #expect(try await error(of: link) as? QXPromiseError == .cycle)
     }
 
+    // Regression (found by LeakSanitizer): the failed step kept its block for `retry`, the block
+    // held the link through `holder`, and the rejected link was never freed.
+    @Test("a link rejected for returning itself is freed once settled")
+    func thenReturningItselfIsFreed() async throws {
+        let weakLink: Weak<QXPromise>
+        do {
+            let holder = Recorder<QXPromise>()
+            let (source, resolver) = QXPromise.pending(on: .global())
+            let link = source.then(on: .global()) { _ in holder.all[0] }
+            holder.record(link)
+            weakLink = Weak(link)
+            resolver.fulfill(1)
+            #expect(try await error(of: link) as? QXPromiseError == .cycle)
+            #expect(link.valueKeptForRetry == nil)
+        }
+        try await eventually("the rejected link is freed") { weakLink.object == nil }
+    }
+
     @Test("resolving with a foreign thenable assimilates it; only its first call counts")
     func resolveWithThenable() async throws {
         let thenable = ScriptThenable { resolve, reject in

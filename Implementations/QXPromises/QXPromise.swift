@@ -181,7 +181,16 @@ public final class QXPromise: QXObservable {
     func resolveClaimed(_ value: PromiseValue) {
         if let promise = value as? QXPromise {
             guard promise !== self else {
+                // The block that returned this link can reach it, and a failed step keeps its
+                // block for `retry`: kept, that block would hold the link for ever (a retain
+                // cycle). Running it again could only return the same rejected link, so the
+                // step is dropped (after the lock) and a retry passes the cycle error through.
+                let step = machine.withLock { machine in
+                    defer { machine.retryStep = nil }
+                    return machine.retryStep
+                }
                 settle(.rejected(QXPromiseError.cycle))
+                withExtendedLifetime(step) {}
                 return
             }
             follow(promise)
