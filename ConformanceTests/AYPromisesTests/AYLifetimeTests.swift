@@ -74,7 +74,7 @@ struct AYLifetimeTests {
             return tail
         }
         source.resolve(0)
-        #expect(try await value(of: tail, timeout: .seconds(60)) as? Int == links)
+        #expect(try await value(of: tail, timeout: max(.seconds(60), defaultTestTimeout)) as? Int == links)
     }
 
     @Test("a rejection passes through 100,000 thenAsync links without overflowing the stack")
@@ -88,7 +88,7 @@ struct AYLifetimeTests {
             return tail
         }
         source.reject(TestError(1))
-        #expect(try await error(of: tail, timeout: .seconds(60)) as? TestError == TestError(1))
+        #expect(try await error(of: tail, timeout: max(.seconds(60), defaultTestTimeout)) as? TestError == TestError(1))
     }
 
     @Test("10,000 nested adoptions settle without overflowing the stack")
@@ -97,7 +97,8 @@ struct AYLifetimeTests {
             guard remaining > 0 else { return AYPromise.resolve("done") }
             return AYPromise.resolve(nil).thenAsync { _ in countdown(remaining - 1) }
         }
-        #expect(try await value(of: countdown(10_000), timeout: .seconds(60)) as? String == "done")
+        #expect(
+            try await value(of: countdown(10_000), timeout: max(.seconds(60), defaultTestTimeout)) as? String == "done")
     }
 
     @Test("dropping a pending 100,000-link chain frees it without overflowing the stack")
@@ -111,6 +112,8 @@ struct AYLifetimeTests {
             return Weak(tail)
         }
         head = nil
-        try await eventually("the chain to be freed", timeout: .seconds(60)) { weakTail.object == nil }
+        try await eventually("the chain to be freed", timeout: max(.seconds(60), defaultTestTimeout)) {
+            weakTail.object == nil
+        }
     }
 }

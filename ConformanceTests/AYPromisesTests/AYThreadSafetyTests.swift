@@ -88,7 +88,8 @@ struct AYThreadSafetyTests {
         DispatchQueue.global().async {
             DispatchQueue.concurrentPerform(iterations: inputs.count) { index in inputs[index].resolve(index) }
         }
-        let values = try #require(try await value(of: combined, timeout: .seconds(30)) as? [PromiseValue])
+        let values = try #require(
+            try await value(of: combined, timeout: max(.seconds(30), defaultTestTimeout)) as? [PromiseValue])
         #expect(values.map { $0 as? Int } == Array(0..<1000))
     }
 }

@@ -173,10 +173,12 @@ struct QNAPlusTests {
         let clock = ContinuousClock()
         let start = clock.now
         root.resolve(0)
-        #expect(try await settled(promise!, timeout: .seconds(120)).get() as? Int == links)
+        #expect(try await settled(promise!, timeout: max(.seconds(120), defaultTestTimeout)).get() as? Int == links)
         print("QN 100,000-link then chain: \(clock.now - start)")
         promise = nil
-        try await eventually("the chain is freed", timeout: .seconds(120)) { weakLast.object == nil }
+        try await eventually("the chain is freed", timeout: max(.seconds(120), defaultTestTimeout)) {
+            weakLast.object == nil
+        }
     }
 
     @Test("cancelling the tail of a 100,000-link pending chain cancels every link, with a flat stack")
@@ -227,7 +229,7 @@ struct QNAPlusTests {
         let start = clock.now
         root = nil
         promise = nil
-        try await eventually("the chain is freed", timeout: .seconds(120)) {
+        try await eventually("the chain is freed", timeout: max(.seconds(120), defaultTestTimeout)) {
             weakFirst.object == nil && weakLast.object == nil
         }
         print("QN dropped 100,000-link pending chain freed in: \(clock.now - start)")

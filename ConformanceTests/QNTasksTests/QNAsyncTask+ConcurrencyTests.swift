@@ -45,7 +45,9 @@ struct QNConcurrencyTests {
             DispatchQueue.main.async { _ = release.wait(timeout: .now() + 30) }
             defer { release.signal() }
             let task = QNAsyncManualTask<Int> { task in DispatchQueue.global().async { task.succeed(1) } }
-            let outcome = try await awaitOutcome("the value while the main queue is blocked", timeout: .seconds(20)) {
+            let outcome = try await awaitOutcome(
+                "the value while the main queue is blocked", timeout: max(.seconds(20), defaultTestTimeout)
+            ) {
                 try await task.value
             }
             guard case .success(1) = outcome else { exit(1) }
