@@ -36,8 +36,12 @@ public struct APlusCase: Sendable {
             let context = CaseContext(continuation)
             DispatchQueue.main.async { body(context) }
             // The timer is not on the main queue, so a case that blocks the main queue still ends.
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) {
-                context.finish(timedOut: true)
+            // It holds the context weakly: a strong reference kept each case's context, and all
+            // the promises its locals hold, alive until the timer fired (90 s under a sanitizer),
+            // past the end of the test run, where LeakSanitizer reported them. A context freed
+            // before it finished ends the case itself (see `deinit`).
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak context] in
+                context?.finish(timedOut: true)
             }
         }
     }
@@ -70,6 +74,20 @@ public final class CaseContext: Sendable {
 
     init(_ continuation: CheckedContinuation<CaseOutcome, Never>) {
         state = PromiseMutex(State(continuation: continuation))
+    }
+
+    deinit {
+        // Every closure that could call `done()` has been released (the design dropped the
+        // callbacks that held them), so nothing ever will: fail now instead of waiting for a
+        // timer that no longer holds the context.
+        let (continuation, failures) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.failures)
+        }
+        continuation?.resume(
+            returning: .failed(
+                failures + ["released before it finished: every callback that could call done() was dropped"])
+        )
     }
 
     /// The value stored under `key` for this run of the case, made by `make` on first use.

@@ -172,6 +172,12 @@ public final class Weak<Object: AnyObject & Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         return storage
     }
+    /// Points the reference at `object` (for an object made where the test cannot reach it).
+    public func set(_ object: Object?) {
+        lock.lock()
+        defer { lock.unlock() }
+        storage = object
+    }
 }
 
 /// The error `outcome` failed with; records an issue (at the caller's location) if it succeeded.

@@ -1,0 +1,34 @@
+import TestSupport
+import Testing
+
+@testable import APlusSuite
+
+/// The case runner itself: how a case ends, and that it lets go of what the case made.
+@Suite("Promises/A+ case runner")
+struct CaseHarnessTests {
+    @Test("a case that calls done() passes, and its context is freed once it has finished")
+    func finishedCaseIsFreed() async throws {
+        let context = Weak<CaseContext>(nil)
+        let aCase = APlusCase(path: ["passes"]) { caseContext in
+            context.set(caseContext)
+            caseContext.done()
+        }
+        // A timeout far longer than the wait below: the timer must not be what keeps the
+        // context (and every promise its locals hold) alive.
+        #expect(await aCase.run(timeout: .seconds(600)) == .passed)
+        try await eventually("the finished case's context to be freed") { context.object == nil }
+    }
+
+    @Test("a case whose every callback was dropped fails at once instead of waiting for its timeout")
+    func droppedCaseFails() async {
+        // The body keeps nothing, as a design that drops a pending promise's callbacks would.
+        let aCase = APlusCase(path: ["dropped"]) { _ in }
+        let outcome = await aCase.run(timeout: max(.seconds(60), defaultTestTimeout))
+        guard case .failed(let failures) = outcome else {
+            Issue.record("expected a failure, got \(outcome)")
+            return
+        }
+        #expect(failures.count == 1)
+        #expect(failures.first?.hasPrefix("released before it finished") == true)
+    }
+}
