@@ -86,4 +86,21 @@ struct QNAsyncBlockTaskTests {
         #expect(try await outcome(of: task).isCancelled)
         #expect(task.state == .cancelled)
     }
+
+    @Test("a finished task lets go of its block and of what the block captured")
+    func releasesBlock() async throws {
+        let captured: Weak<Resource>
+        let task: QNAsyncBlockTask<Int>
+        do {
+            let resource = Resource()
+            captured = Weak(resource)
+            task = QNAsyncBlockTask<Int>(taskID: "holder") { _ in withExtendedLifetime(resource) { 7 } }
+        }
+        #expect(captured.object != nil, "a ready task keeps its block")
+        #expect(try await outcome(of: task).value == 7)
+        // The block is let go on its queue just after it returns, which may be after the
+        // outcome was delivered on another queue; the task itself is still held here.
+        try await eventually("the finished task's block to be freed") { captured.object == nil }
+        withExtendedLifetime(task) {}
+    }
 }

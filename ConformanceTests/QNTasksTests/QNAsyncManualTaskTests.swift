@@ -85,4 +85,25 @@ struct QNAsyncManualTaskTests {
         #expect(task.state == .cancelled)
         #expect(cleanups.count == 1)
     }
+
+    @Test("once started, the task lets go of its start block and of what the block captured")
+    func releasesStartBlock() {
+        let captured: Weak<Resource>
+        let task: QNAsyncManualTask<Int>
+        do {
+            let resource = Resource()
+            captured = Weak(resource)
+            task = QNAsyncManualTask<Int>(taskID: "holder") { _ in withExtendedLifetime(resource) {} }
+        }
+        #expect(captured.object != nil, "a ready task keeps its start block")
+        // `start` runs the block on this thread, so the task has let go when it returns, while
+        // it still waits for someone to complete it.
+        task.start(on: .global()) { _ in }
+        #expect(captured.object == nil, "a started task still held its start block")
+        #expect(task.state == .running)
+        #expect(task.succeed(1))
+    }
 }
+
+/// Something a block captures, to check when it is freed.
+final class Resource: Sendable {}

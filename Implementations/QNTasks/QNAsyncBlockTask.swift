@@ -1,4 +1,5 @@
 public import Dispatch
+import PromiseInterface
 
 /// A task whose work is one block: it receives the task (to check for cancellation and report
 /// progress) and returns a result or throws.
@@ -23,13 +24,16 @@ public import Dispatch
 /// resize.start { outcome in show(outcome) }
 /// ```
 public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
-    // @unchecked Sendable: adds only immutable properties to QNAsyncTask (see there).
+    // @unchecked Sendable: adds an immutable `queue` and `work`, guarded by its own PromiseMutex
+    // (see QNAsyncTask).
 
     /// The work: receives the task, returns the result or throws.
     public typealias Work = @Sendable (QNAsyncBlockTask<Result>) throws -> Result
 
     private let queue: DispatchQueue
-    private let work: Work
+    /// The block until it runs (or the task is cancelled before it ran); taken out then, so a
+    /// finished task no longer keeps what the block captured.
+    private let work: PromiseMutex<Work?>
 
     /// Makes a ready task; nothing runs until it is started.
     ///
@@ -39,14 +43,18 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     ///   - work: The block.
     public init(taskID: String? = nil, queue: DispatchQueue = .global(), _ work: @escaping Work) {
         self.queue = queue
-        self.work = work
+        self.work = PromiseMutex(work)
         super.init(identifier: taskID)
     }
 
     override func main() {
         // The queued block keeps the task alive until the work is done.
         queue.async { [self] in
-            guard !isCancelled else { return }
+            let work = self.work.withLock { work in
+                defer { work = nil }
+                return work
+            }
+            guard let work, !isCancelled else { return }
             do {
                 finish(.succeeded(try work(self)))
             } catch is CancellationError {

@@ -1,3 +1,5 @@
+import PromiseInterface
+
 /// A task completed from outside: the way to wrap a callback API (a network request, a system
 /// dialog) as a task.
 ///
@@ -22,12 +24,15 @@
 /// then never runs. The closure that will complete the task keeps it alive; a task nobody can
 /// complete any more is freed and its callbacks are dropped.
 public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
-    // @unchecked Sendable: adds only an immutable property to QNAsyncTask (see there).
+    // @unchecked Sendable: adds only `starter`, guarded by its own PromiseMutex (see QNAsyncTask).
 
     /// Launches the operation; receives the task to complete.
     public typealias Starter = @Sendable (QNAsyncManualTask<Result>) -> Void
 
-    private let starter: Starter
+    /// The start block until the task starts; taken out then, so a task that is finished, or
+    /// waits for an outside call, no longer keeps what the block captured (which may hold
+    /// whoever will complete the task, and so the task itself: a retain cycle).
+    private let starter: PromiseMutex<Starter?>
 
     /// Makes a ready task.
     ///
@@ -36,7 +41,7 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     ///   - start: Called once, when the task is first started, on the thread that starts it.
     ///     It must not block; it launches the operation and returns.
     public init(taskID: String? = nil, start: @escaping Starter) {
-        starter = start
+        starter = PromiseMutex(start)
         super.init(identifier: taskID)
     }
 
@@ -46,7 +51,11 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     }
 
     override func main() {
-        starter(self)
+        let start = starter.withLock { starter in
+            defer { starter = nil }
+            return starter
+        }
+        start?(self)
     }
 
     /// Finishes the task with `value`, unless it already finished.
