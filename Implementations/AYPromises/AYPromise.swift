@@ -43,18 +43,34 @@ public final class AYPromise: Sendable {
     /// Guards the whole state machine: the outcome and the handlers piped while pending.
     private let machine: PromiseMutex<AYPromiseStateMachine>
 
+    #if DEBUG
+        /// Where a pending promise was made and whom to tell if it is freed pending
+        /// (``PendingPromiseLeakCheck``); debug builds only.
+        private let leakTracker: PendingPromiseLeakTracker?
+    #endif
+
     /// A pending promise.
     init(pending: ()) {
         machine = PromiseMutex(AYPromiseStateMachine())
+        #if DEBUG
+            leakTracker = PendingPromiseLeakCheck.track()
+        #endif
     }
 
     /// A promise settled with `outcome` from the start.
     init(settled outcome: AYOutcome) {
         machine = PromiseMutex(AYPromiseStateMachine(settled: outcome))
+        #if DEBUG
+            leakTracker = nil
+        #endif
     }
 
     deinit {
-        guard let handlers = machine.withLock({ $0.abandon() }), !handlers.isEmpty else { return }
+        guard let handlers = machine.withLock({ $0.abandon() }) else { return }
+        #if DEBUG
+            leakTracker?.reportGivenUp(self)
+        #endif
+        guard !handlers.isEmpty else { return }
         // The handlers of a pending promise hold the next links of its chain. Releasing them here
         // would free those links from this deinit, recursively, one set of stack frames per link:
         // dropping a pending 100,000-link chain would overflow the stack. Releasing them from a

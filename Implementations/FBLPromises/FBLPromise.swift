@@ -50,6 +50,12 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// generic-metadata lookup per freed promise (about a tenth of a chain link, measured).
     @usableFromInline let mayBePending: Atomic<Bool>
 
+    #if DEBUG
+        /// Where a pending promise was made and whom to tell if it is freed pending
+        /// (``PendingPromiseLeakCheck``); debug builds only.
+        @usableFromInline let leakTracker: PendingPromiseLeakTracker?
+    #endif
+
     // MARK: - Creating promises
 
     /// Makes a pending promise, counted in ``dispatchGroup`` until it settles or is freed.
@@ -70,6 +76,9 @@ public final class FBLPromise<Value: Sendable>: Sendable {
             machine = PromiseMutex(FBLPromiseStateMachine(settled: .success(value)))
         }
         mayBePending = Atomic(false)
+        #if DEBUG
+            leakTracker = nil
+        #endif
     }
 
     /// Makes a promise already rejected with `error`.
@@ -77,6 +86,9 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     public init(_ error: any Error) {
         machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
         mayBePending = Atomic(false)
+        #if DEBUG
+            leakTracker = nil
+        #endif
     }
 
     @inlinable
@@ -84,6 +96,9 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         machine = PromiseMutex(FBLPromiseStateMachine())
         mayBePending = Atomic(true)
         fblDispatchGroup.enter()
+        #if DEBUG
+            leakTracker = PendingPromiseLeakCheck.track()
+        #endif
     }
 
     /// Makes a pending promise and runs `body` with it at once on `queue` (eager, as the original's
@@ -102,6 +117,9 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     deinit {
         guard mayBePending.load(ordering: .acquiring) else { return }
         guard let observers = machine.withLock({ $0.abandon() }) else { return }
+        #if DEBUG
+            leakTracker?.reportGivenUp(self)
+        #endif
         // A promise freed while pending must still leave the group it entered, or
         // `waitForPromises` would wait for it forever.
         fblDispatchGroup.leave()

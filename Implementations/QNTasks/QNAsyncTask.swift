@@ -54,6 +54,12 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// Guards the whole state machine: phase, outcome, observers, cancellation handlers, monitors.
     private let machine = PromiseMutex(QNTaskStateMachine<Result>())
 
+    #if DEBUG
+        /// Where the task was made and whom to tell if it is freed while running
+        /// (``PendingPromiseLeakCheck``); debug builds only.
+        private let leakTracker = PendingPromiseLeakCheck.track()
+    #endif
+
     init(identifier taskID: String?) {
         if let taskID {
             self.taskID = taskID
@@ -64,6 +70,9 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     }
 
     deinit {
+        #if DEBUG
+            if let leakTracker, machine.withLock({ $0.isRunning }) { leakTracker.reportGivenUp(self) }
+        #endif
         guard let abandoned = machine.withLock({ $0.abandon() }) else { return }
         // The callbacks of a task that never finished may hold the next tasks of a long chain
         // (each waiting for this one). Releasing them here would free that chain recursively, one

@@ -187,6 +187,12 @@ struct QNTaskStateMachine<Result: Sendable> {
         return pending.monitors
     }
 
+    /// Whether the task has started and not finished.
+    var isRunning: Bool {
+        if case .running = phase { return true }
+        return false
+    }
+
     /// Called when the task is freed: whatever a task that never finished still holds.
     mutating func abandon() -> Pending? {
         if case .finished = phase { return nil }

@@ -67,6 +67,12 @@ public final class QXPromise: QXObservable {
     /// Where this promise runs its blocks, observes what it adopts and calls thenables.
     public let callbackQueue: DispatchQueue
 
+    #if DEBUG
+        /// Where a pending promise was made and whom to tell if nothing can settle it any more
+        /// (``PendingPromiseLeakCheck``); debug builds only.
+        private let leakTracker: PendingPromiseLeakTracker?
+    #endif
+
     // MARK: - Creating promises
 
     /// A pending promise that refers to itself until it settles.
@@ -74,6 +80,9 @@ public final class QXPromise: QXObservable {
         observationCenter = QXObservationCenter(sealed: Properties())
         machine = PromiseMutex(QXPromiseStateMachine(pendingWith: blocks))
         callbackQueue = queue
+        #if DEBUG
+            leakTracker = PendingPromiseLeakCheck.track()
+        #endif
         machine.withLock { $0.keepAlive = self }
     }
 
@@ -90,6 +99,9 @@ public final class QXPromise: QXObservable {
         observationCenter = QXObservationCenter(sealed: properties)
         machine = PromiseMutex(QXPromiseStateMachine(settled: ()))
         callbackQueue = queue
+        #if DEBUG
+            leakTracker = nil
+        #endif
     }
 
     /// Makes a promise and runs `work` at once, on the calling thread, as the original's
@@ -290,6 +302,9 @@ public final class QXPromise: QXObservable {
     /// observes; kept, that cycle would leak the rest of a dropped chain.
     func settlerReleased() {
         guard let release = machine.withLock({ $0.removeSettler() }) else { return }
+        #if DEBUG
+            leakTracker?.reportGivenUp(self)
+        #endif
         for observation in release.observations { observation.invalidate() }
         let endedObservers = observationCenter.endObservations()
         // Freeing the promise or its observers here would free the next link of a dropped chain
