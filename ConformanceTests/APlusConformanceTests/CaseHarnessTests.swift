@@ -23,7 +23,7 @@ struct CaseHarnessTests {
     func droppedCaseFails() async {
         // The body keeps nothing, as a design that drops a pending promise's callbacks would.
         let aCase = APlusCase(path: ["dropped"]) { _ in }
-        let outcome = await aCase.run(timeout: max(.seconds(60), defaultTestTimeout))
+        let outcome = await aCase.run(timeout: longTimeout(.seconds(60)))
         guard case .failed(let failures) = outcome else {
             Issue.record("expected a failure, got \(outcome)")
             return

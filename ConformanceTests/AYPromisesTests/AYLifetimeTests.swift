@@ -74,7 +74,7 @@ struct AYLifetimeTests {
             return tail
         }
         source.resolve(0)
-        #expect(try await value(of: tail, timeout: max(.seconds(60), defaultTestTimeout)) as? Int == links)
+        #expect(try await value(of: tail, timeout: longTimeout(.seconds(60))) as? Int == links)
     }
 
     @Test("a rejection passes through 100,000 thenAsync links without overflowing the stack")
@@ -88,7 +88,7 @@ struct AYLifetimeTests {
             return tail
         }
         source.reject(TestError(1))
-        #expect(try await error(of: tail, timeout: max(.seconds(60), defaultTestTimeout)) as? TestError == TestError(1))
+        #expect(try await error(of: tail, timeout: longTimeout(.seconds(60))) as? TestError == TestError(1))
     }
 
     @Test("10,000 nested adoptions settle without overflowing the stack")
@@ -98,7 +98,7 @@ struct AYLifetimeTests {
             return AYPromise.resolve(nil).thenAsync { _ in countdown(remaining - 1) }
         }
         #expect(
-            try await value(of: countdown(10_000), timeout: max(.seconds(60), defaultTestTimeout)) as? String == "done")
+            try await value(of: countdown(10_000), timeout: longTimeout(.seconds(60))) as? String == "done")
     }
 
     @Test("dropping a pending 100,000-link chain frees it without overflowing the stack")
@@ -112,7 +112,7 @@ struct AYLifetimeTests {
             return Weak(tail)
         }
         head = nil
-        try await eventually("the chain to be freed", timeout: max(.seconds(60), defaultTestTimeout)) {
+        try await eventually("the chain to be freed", timeout: longTimeout(.seconds(60))) {
             weakTail.object == nil
         }
     }

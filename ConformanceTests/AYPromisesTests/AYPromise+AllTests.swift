@@ -78,7 +78,7 @@ struct AYAllTests {
             return combined
         }
         innermost.reject(TestError(1))
-        let failure = try await error(of: combined, timeout: max(.seconds(60), defaultTestTimeout))
+        let failure = try await error(of: combined, timeout: longTimeout(.seconds(60)))
         // The description walks the 100,000 wrappers in a loop too.
         let description = String(describing: try #require(failure))
         #expect(description.hasPrefix("all: the promise at index 0 was rejected: all: the promise at index 0"))

@@ -57,7 +57,7 @@ struct AYRaceTests {
             return combined
         }
         innermost.resolve("innermost")
-        #expect(try await value(of: combined, timeout: max(.seconds(60), defaultTestTimeout)) as? String == "innermost")
+        #expect(try await value(of: combined, timeout: longTimeout(.seconds(60))) as? String == "innermost")
     }
 
     @Test("100,000 nested races reject when every input rejects, and their nested errors are freed")
@@ -72,7 +72,7 @@ struct AYRaceTests {
             return combined
         }
         innermost.reject(TestError(0))
-        var current = try await error(of: combined, timeout: max(.seconds(60), defaultTestTimeout))
+        var current = try await error(of: combined, timeout: longTimeout(.seconds(60)))
         combined = AYPromise.resolve(nil)
         // Every level holds the previous level's error and its own input's; walk them in a loop.
         var levels = 0

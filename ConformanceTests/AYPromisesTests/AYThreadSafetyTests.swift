@@ -89,7 +89,7 @@ struct AYThreadSafetyTests {
             DispatchQueue.concurrentPerform(iterations: inputs.count) { index in inputs[index].resolve(index) }
         }
         let values = try #require(
-            try await value(of: combined, timeout: max(.seconds(30), defaultTestTimeout)) as? [PromiseValue])
+            try await value(of: combined, timeout: longTimeout(.seconds(30))) as? [PromiseValue])
         #expect(values.map { $0 as? Int } == Array(0..<1000))
     }
 }

@@ -352,7 +352,7 @@ struct QNAsyncSerialTaskTests {
         let weak = Weak(task)
         let clock = ContinuousClock()
         let start = clock.now
-        #expect(try await outcome(of: task!, timeout: max(.seconds(120), defaultTestTimeout)).value == steps)
+        #expect(try await outcome(of: task!, timeout: longTimeout(.seconds(120))).value == steps)
         print("QN 100,000-step serial task: \(clock.now - start)")
         task = nil
         try await eventually("the serial task is freed", timeout: qnTimeout) { weak.object == nil }

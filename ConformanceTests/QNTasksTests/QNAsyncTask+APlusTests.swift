@@ -173,10 +173,10 @@ struct QNAPlusTests {
         let clock = ContinuousClock()
         let start = clock.now
         root.resolve(0)
-        #expect(try await settled(promise!, timeout: max(.seconds(120), defaultTestTimeout)).get() as? Int == links)
+        #expect(try await settled(promise!, timeout: longTimeout(.seconds(120))).get() as? Int == links)
         print("QN 100,000-link then chain: \(clock.now - start)")
         promise = nil
-        try await eventually("the chain is freed", timeout: max(.seconds(120), defaultTestTimeout)) {
+        try await eventually("the chain is freed", timeout: longTimeout(.seconds(120))) {
             weakLast.object == nil
         }
     }
@@ -229,7 +229,7 @@ struct QNAPlusTests {
         let start = clock.now
         root = nil
         promise = nil
-        try await eventually("the chain is freed", timeout: max(.seconds(120), defaultTestTimeout)) {
+        try await eventually("the chain is freed", timeout: longTimeout(.seconds(120))) {
             weakFirst.object == nil && weakLast.object == nil
         }
         print("QN dropped 100,000-link pending chain freed in: \(clock.now - start)")

@@ -46,7 +46,7 @@ struct QNConcurrencyTests {
             defer { release.signal() }
             let task = QNAsyncManualTask<Int> { task in DispatchQueue.global().async { task.succeed(1) } }
             let outcome = try await awaitOutcome(
-                "the value while the main queue is blocked", timeout: max(.seconds(20), defaultTestTimeout)
+                "the value while the main queue is blocked", timeout: longTimeout(.seconds(20))
             ) {
                 try await task.value
             }

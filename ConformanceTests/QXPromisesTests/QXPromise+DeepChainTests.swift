@@ -19,7 +19,7 @@ struct QXDeepChainTests {
             tail = tail.then(on: queue) { ($0 as! Int) + 1 }
         }
         resolver.fulfill(0)
-        #expect(try await value(of: tail, timeout: max(.seconds(120), defaultTestTimeout)) as? Int == Self.links)
+        #expect(try await value(of: tail, timeout: longTimeout(.seconds(120))) as? Int == Self.links)
     }
 
     @Test("a 100,000-link rejected chain passes the rejection down to a catch")
@@ -32,7 +32,7 @@ struct QXDeepChainTests {
         }
         let caught = tail.catch(on: queue) { error in (error as? TestError)?.code }
         resolver.reject(TestError(42))
-        #expect(try await value(of: caught, timeout: max(.seconds(120), defaultTestTimeout)) as? Int == 42)
+        #expect(try await value(of: caught, timeout: longTimeout(.seconds(120))) as? Int == 42)
     }
 
     @Test("100,000 promises each adopting the next settle without overflowing the stack")
@@ -45,7 +45,7 @@ struct QXDeepChainTests {
             outer = promise
         }
         lastResolver.fulfill(5)
-        #expect(try await value(of: outer, timeout: max(.seconds(120), defaultTestTimeout)) as? Int == 5)
+        #expect(try await value(of: outer, timeout: longTimeout(.seconds(120))) as? Int == 5)
     }
 
     @Test("a settled 100,000-link chain is freed")
@@ -59,8 +59,8 @@ struct QXDeepChainTests {
             if index == Self.links / 2 { weakMiddle.record(Weak(tail)) }
         }
         resolver.fulfill(1)
-        #expect(try await value(of: tail, timeout: max(.seconds(120), defaultTestTimeout)) as? Int == 1)
-        try await eventually("the middle link to be freed", timeout: max(.seconds(60), defaultTestTimeout)) {
+        #expect(try await value(of: tail, timeout: longTimeout(.seconds(120))) as? Int == 1)
+        try await eventually("the middle link to be freed", timeout: longTimeout(.seconds(60))) {
             weakMiddle.all[0].object == nil
         }
     }
@@ -82,7 +82,7 @@ struct QXDeepChainTests {
         tail = QXPromise(fulfilledWith: 0)
         #expect(weakTail.object != nil, "freed while its chain could still settle")
         resolver = nil
-        try await eventually("the chain to be freed", timeout: max(.seconds(60), defaultTestTimeout)) {
+        try await eventually("the chain to be freed", timeout: longTimeout(.seconds(60))) {
             weakTail.object == nil
         }
         withExtendedLifetime(resolver) {}

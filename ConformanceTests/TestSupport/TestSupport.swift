@@ -15,6 +15,12 @@ public import Testing
 /// shared by the 2,592 Promises/A+ cases, queues for tens of seconds: 180 seconds then.
 public let defaultTestTimeout: Duration = Sanitizer.isActive ? .seconds(180) : .seconds(30)
 
+/// A timeout for a wait known to take long (a 100,000-link chain): `minimum`, but never shorter
+/// than ``defaultTestTimeout``, which grows under a sanitizer.
+public func longTimeout(_ minimum: Duration) -> Duration {
+    max(minimum, defaultTestTimeout)
+}
+
 /// Thrown when a wait runs out of time.
 public struct TimedOut: Error, CustomStringConvertible {
     public let what: String
