@@ -128,7 +128,8 @@ public final class AYPromise: Sendable {
     /// goes through.
     ///
     /// - An ``AYPromise`` is adopted: this promise settles as it does (forwarded through `queue`,
-    ///   so a long run of adoptions never recurses). Resolving a promise with itself rejects with
+    ///   so a long run of adoptions never recurses). Resolving a promise with itself, or with one
+    ///   that waits for it through the promises it adopted (``AdoptionCycle``), rejects with
     ///   ``AYPromiseError/cycle`` (the original leaves it pending forever).
     /// - Any other `Thenable` (a promise of another design, a foreign object) is assimilated:
     ///   its `then` is called once, asynchronously on `queue`, through `thenOnce`, and the value
@@ -138,10 +139,13 @@ public final class AYPromise: Sendable {
     func resolve(_ value: PromiseValue, on queue: DispatchQueue) {
         let value = Self.normalize(value)
         if let promise = value as? AYPromise {
-            guard promise !== self else {
+            // Itself, or a promise that waits for this one through the promises it adopted.
+            let adopter = ObjectIdentifier(self)
+            guard !AdoptionCycle.wouldClose(adopting: promise, by: adopter, next: { $0.followedPromise }) else {
                 settle(.failure(AYPromiseError.cycle))
                 return
             }
+            machine.withLock { $0.following = promise }
             promise.pipe { outcome in queue.async { self.settle(outcome) } }
         } else if let thenable = value as? any Thenable {
             // Foreign code runs on a fresh stack: never inside the caller's critical sections,
@@ -157,6 +161,11 @@ public final class AYPromise: Sendable {
         } else {
             settle(.success(value))
         }
+    }
+
+    /// The promise this one adopted, while this one is pending.
+    private var followedPromise: AYPromise? {
+        machine.withLock { $0.pendingFollowing }
     }
 
     /// Runs `block` and resolves this promise with what it returns; a throw rejects.

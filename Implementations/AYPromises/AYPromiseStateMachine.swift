@@ -43,6 +43,15 @@ struct AYPromiseStateMachine {
     }
 
     private(set) var state: State
+    /// The pending promise this one adopted, while both are pending: the link a cycle check
+    /// follows (``AdoptionCycle``). Weak, so it never keeps a dropped chain alive.
+    weak var following: AYPromise?
+
+    /// The promise this one adopted, while it is pending.
+    var pendingFollowing: AYPromise? {
+        guard case .pending = state else { return nil }
+        return following
+    }
 
     /// A pending machine with no handlers.
     init() {

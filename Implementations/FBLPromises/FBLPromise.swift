@@ -176,15 +176,24 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         }
     }
 
-    /// Adopts `promise`: settles as it does. Resolving a promise with itself rejects with
-    /// ``PromiseError/cycle``.
+    /// Adopts `promise`: settles as it does. Resolving a promise with itself, or with a promise
+    /// that (through the promises it adopted in turn) waits for this one, rejects with
+    /// ``PromiseError/cycle``; see ``AdoptionCycle`` for what is detected.
     @inlinable
     public func resolve(_ promise: FBLPromise<Value>, on queue: DispatchQueue = defaultQueue) {
-        guard promise !== self else {
+        guard !AdoptionCycle.wouldClose(adopting: promise, by: ObjectIdentifier(self), next: { $0.followedPromise })
+        else {
             reject(PromiseError.cycle)
             return
         }
+        machine.withLock { $0.following = promise }
         promise.observe(on: queue, fulfill: fulfill, reject: reject)
+    }
+
+    /// The promise this one adopted, while this one is pending.
+    @usableFromInline
+    var followedPromise: FBLPromise<Value>? {
+        machine.withLock { $0.result == nil ? $0.following : nil }
     }
 
     /// Assimilates a thenable: calls its `then` once, asynchronously on `queue`, and settles with

@@ -153,6 +153,7 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
             finish(.failed(QNTaskError.cycle))
             return
         }
+        recordAwaited(child)
         // Registered before the sub-task starts, so a cancel racing this step either finds the
         // handler (and cancels the sub-task) or has already cancelled this task (and the sub-task
         // is cancelled here, before it ever runs).

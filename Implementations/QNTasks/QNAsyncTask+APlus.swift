@@ -64,6 +64,9 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
             progressMonitor: nil,
             resultGenerate: qnLastResult
         )
+        // Recorded now, not when the first step runs (a main-queue hop later), so that a cycle
+        // closed right away (`a.resolve(b.promise)`, `b.resolve(a.promise)`) is seen.
+        promise.recordAwaited(resolver)
         promise.start()
         let owner = ObjectIdentifier(promise)
         // One gate for both functions: the manual task's own "first outcome wins" is not enough,
@@ -162,6 +165,7 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
             progressMonitor: nil,
             resultGenerate: qnLastResult
         )
+        next.recordAwaited(previous)  // as in `deferred()`: before the first step's hop
         next.start()
         return next
     }
@@ -237,16 +241,22 @@ extension Optional: QNPromiseValueOptional where Wrapped == any Sendable {
 /// The resolution procedure (Promises/A+ 2.3) for a manual task standing in for a promise.
 ///
 /// - A QN task is adopted: started (if it has not started) and followed. Resolving a promise
-///   with itself (`owner`) fails with ``QNTaskError/cycle``.
+///   with itself (`owner`), or with a task that waits for it through the tasks it waits for
+///   (``AdoptionCycle``), fails with ``QNTaskError/cycle``.
 /// - Any other `Thenable` is assimilated through `thenOnce`, called on a main-queue hop (a fresh
 ///   stack, never inside the caller's critical sections); what it resolves with is resolved again.
 /// - Anything else succeeds the task.
 func qnResolve(_ task: QNAsyncManualTask<PromiseValue>, with value: PromiseValue, owner: ObjectIdentifier) {
     if let adopted = value as? any QNAnyAsyncTask {
-        guard ObjectIdentifier(adopted) != owner else {
+        // The promise itself, or a task that waits for it through the tasks it waits for.
+        let closesCycle = AdoptionCycle.wouldClose(adopting: adopted as AnyObject, by: owner) { task in
+            (task as? any QNAnyAsyncTask)?.awaitedTask.map { $0 as AnyObject }
+        }
+        guard !closesCycle else {
             task.failKeepingError(QNTaskError.cycle)
             return
         }
+        task.recordAwaited(adopted)
         adopted.startErased(on: .main) { outcome in
             switch outcome {
             case .succeeded(let value): task.succeed(qnPromiseValue(value))

@@ -281,11 +281,22 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
 protocol QNAnyAsyncTask: AnyObject, Sendable {
     var taskID: String { get }
     func cancel()
+    /// The task this one waits for, while it has not finished (see `recordAwaited(_:)`).
+    var awaitedTask: (any QNAnyAsyncTask)? { get }
     /// Starts the task (idempotent) and reports its outcome, erased, on `queue`.
     func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void)
 }
 
 extension QNAsyncTask: QNAnyAsyncTask {
+    /// Records that this task now waits for `task`, for the cycle check of the A+ surface.
+    func recordAwaited(_ task: any QNAnyAsyncTask) {
+        machine.withLock { $0.awaited = task }
+    }
+
+    var awaitedTask: (any QNAnyAsyncTask)? {
+        machine.withLock { $0.unfinishedAwaited }
+    }
+
     func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void) {
         start(observer: Observer(queue: queue) { completion($0.erased()) })
     }

@@ -57,6 +57,16 @@ struct QNTaskStateMachine<Result: Sendable> {
 
     private(set) var phase: Phase = .ready
     private var pending = Pending()
+    /// The task this one waits for (a serial task's current sub-task, the task a promise step
+    /// adopted): the link the A+ surface's cycle check follows (``AdoptionCycle``). Weak, so it
+    /// never keeps a dropped chain alive.
+    weak var awaited: (any QNAnyAsyncTask)?
+
+    /// The task this one waits for, while it has not finished.
+    var unfinishedAwaited: (any QNAnyAsyncTask)? {
+        if case .finished = phase { return nil }
+        return awaited
+    }
 
     // MARK: Actions
 

@@ -192,7 +192,11 @@ public final class QXPromise: QXObservable {
     /// Resolves a claimed promise with `value`: the original's fulfilled block.
     func resolveClaimed(_ value: PromiseValue) {
         if let promise = value as? QXPromise {
-            guard promise !== self else {
+            // Itself, or a promise that waits for this one through the promises it follows.
+            let closesCycle = AdoptionCycle.wouldClose(adopting: promise, by: ObjectIdentifier(self)) { followed in
+                followed.machine.withLock { $0.pendingSource }
+            }
+            guard !closesCycle else {
                 // The block that returned this link can reach it, and a failed step keeps its
                 // block for `retry`: kept, that block would hold the link for ever (a retain
                 // cycle). Running it again could only return the same rejected link, so the

@@ -63,8 +63,9 @@ struct QXPromiseStateMachine {
     private var blocks: QXBlocks?
     /// The input and block of the step that ran, while the step has not fulfilled.
     var retryStep: QXRetryStep?
-    /// The promise this one currently observes, for progress forwarding. Weak: a promise never
-    /// keeps the one it follows alive (that one's keepAlive does).
+    /// The promise this one currently observes, for progress forwarding and the cycle check
+    /// (``AdoptionCycle``). Weak: a promise never keeps the one it follows alive (that one's
+    /// keepAlive does).
     weak var source: QXPromise?
     /// Observations to end when the promise settles.
     private var observations: [QXObservation] = []
@@ -113,6 +114,11 @@ struct QXPromiseStateMachine {
     mutating func takeBlocks() -> QXBlocks? {
         defer { blocks = nil }
         return blocks
+    }
+
+    /// The promise this one follows, while it is pending.
+    var pendingSource: QXPromise? {
+        phase == .settled ? nil : source
     }
 
     /// Starts following `promise`; returns whether progress must be forwarded from it.
