@@ -87,6 +87,29 @@ struct FBLPromiseTests {
         #expect(try await error(of: chained) as? PromiseError == .cycle)
     }
 
+    @Test("a cycle of two promises adopting each other rejects both with the cycle error")
+    func twoPromiseCycle() async throws {
+        let first = FBLPromise<Int>.pending()
+        let second = FBLPromise<Int>.pending()
+        first.resolve(second)
+        second.resolve(first)
+        #expect(try await error(of: second) as? PromiseError == .cycle)
+        #expect(try await error(of: first) as? PromiseError == .cycle)
+    }
+
+    @Test("resolved with two promises, a promise waits for the first: the second adopting it closes no cycle")
+    func secondAdoptionIsNotFollowed() async throws {
+        let promise = FBLPromise<Int>.pending()
+        let first = FBLPromise<Int>.pending()
+        let second = FBLPromise<Int>.pending()
+        promise.resolve(first)
+        promise.resolve(second)
+        second.resolve(promise)
+        first.fulfill(5)
+        #expect(try await value(of: promise) == 5)
+        #expect(try await value(of: second) == 5)
+    }
+
     @Test("resolving with a foreign thenable assimilates it; only its first call counts")
     func resolveWithThenable() async throws {
         let thenable = ScriptThenable { resolve, reject in

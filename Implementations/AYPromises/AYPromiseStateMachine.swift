@@ -43,8 +43,8 @@ struct AYPromiseStateMachine {
     }
 
     private(set) var state: State
-    /// The pending promise this one adopted, while both are pending: the link a cycle check
-    /// follows (``AdoptionCycle``). Weak, so it never keeps a dropped chain alive.
+    /// The promise this one adopted: the link a cycle check follows while this one is pending
+    /// (``AdoptionCycle``). Weak, so it never keeps a dropped chain alive.
     weak var following: AYPromise?
 
     /// The promise this one adopted, while it is pending.

@@ -186,7 +186,11 @@ public final class FBLPromise<Value: Sendable>: Sendable {
             reject(PromiseError.cycle)
             return
         }
-        machine.withLock { $0.following = promise }
+        // Only the first: FBL observes every promise a pending promise is resolved with, and
+        // the first to settle wins, so a later one is not what this promise waits for.
+        machine.withLock { machine in
+            if machine.following == nil { machine.following = promise }
+        }
         promise.observe(on: queue, fulfill: fulfill, reject: reject)
     }
 

@@ -32,8 +32,8 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
     /// `nil` while pending; the outcome once settled (it never changes again).
     @usableFromInline private(set) var result: Result<Value, any Error>?
     @usableFromInline var observers = ObserverList<Value>()
-    /// The pending promise this one adopted, while both are pending: the link a cycle check
-    /// follows (``AdoptionCycle``). Weak, so it never keeps a dropped chain alive.
+    /// The first promise this one adopted: the link a cycle check follows while this one is
+    /// pending (``AdoptionCycle``). Weak, so it never keeps a dropped chain alive.
     @usableFromInline weak var following: FBLPromise<Value>?
 
     /// A pending machine.

@@ -31,8 +31,9 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     public typealias Work = @Sendable (QNAsyncBlockTask<Result>) throws -> Result
 
     private let queue: DispatchQueue
-    /// The block until it runs (or the task is cancelled before it ran); taken out then, so a
-    /// finished task no longer keeps what the block captured.
+    /// The block, until the run queued by `start` takes it out (and runs it unless the task was
+    /// cancelled meanwhile), so a started task that finished no longer keeps what the block
+    /// captured. A task cancelled before it was started keeps it until it is freed.
     private let work: PromiseMutex<Work?>
 
     /// Makes a ready task; nothing runs until it is started.

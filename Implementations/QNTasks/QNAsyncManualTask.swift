@@ -29,9 +29,10 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     /// Launches the operation; receives the task to complete.
     public typealias Starter = @Sendable (QNAsyncManualTask<Result>) -> Void
 
-    /// The start block until the task starts; taken out then, so a task that is finished, or
-    /// waits for an outside call, no longer keeps what the block captured (which may hold
-    /// whoever will complete the task, and so the task itself: a retain cycle).
+    /// The start block until the task starts; taken out then, so a started task (finished, or
+    /// waiting for an outside call) no longer keeps what the block captured, which may hold
+    /// whoever will complete the task, and so the task itself. A task completed or cancelled
+    /// before it was started never runs the block and keeps it until it is freed.
     private let starter: PromiseMutex<Starter?>
 
     /// Makes a ready task.

@@ -190,12 +190,17 @@ public final class QXPromise: QXObservable {
     // MARK: - The resolution procedure
 
     /// Resolves a claimed promise with `value`: the original's fulfilled block.
-    func resolveClaimed(_ value: PromiseValue) {
+    ///
+    /// - Parameter checkingCycle: Whether to check that observing a promise would not close a
+    ///   cycle (``AdoptionCycle``); `false` only for a promise nothing can reach yet.
+    func resolveClaimed(_ value: PromiseValue, checkingCycle: Bool = true) {
         if let promise = value as? QXPromise {
             // Itself, or a promise that waits for this one through the promises it follows.
-            let closesCycle = AdoptionCycle.wouldClose(adopting: promise, by: ObjectIdentifier(self)) { followed in
-                followed.machine.withLock { $0.pendingSource }
-            }
+            let closesCycle =
+                checkingCycle
+                && AdoptionCycle.wouldClose(adopting: promise, by: ObjectIdentifier(self)) { followed in
+                    followed.machine.withLock { $0.pendingSource }
+                }
             guard !closesCycle else {
                 // The block that returned this link can reach it, and a failed step keeps its
                 // block for `retry`: kept, that block would hold the link for ever (a retain
@@ -356,8 +361,13 @@ public struct QXResolver: Sendable {
     /// rejects with ``QXPromiseError/cycle``), a `Thenable` is assimilated,
     /// anything else fulfils. Only the first `fulfill` or `reject` counts.
     public func fulfill(_ value: PromiseValue) {
+        fulfill(value, checkingCycle: true)
+    }
+
+    /// ``fulfill(_:)``, optionally without the cycle check (for a promise nothing can reach yet).
+    func fulfill(_ value: PromiseValue, checkingCycle: Bool) {
         guard let promise = settler.promise, promise.machine.withLock({ $0.claim() }) else { return }
-        promise.resolveClaimed(value)
+        promise.resolveClaimed(value, checkingCycle: checkingCycle)
     }
 
     /// Rejects the promise. Only the first `fulfill` or `reject` counts.
