@@ -86,12 +86,7 @@ struct BadInputTests {
     static func deepNestInnermostFirst<P: APlusPromise>(_: P.Type) async throws {
         let depth = stressSize(10_000)
         let outer = try await offPool("building the adoptions innermost first") {
-            let deferreds = (0..<depth).map { _ in P.deferred() }
-            for index in stride(from: depth - 2, through: 0, by: -1) {
-                deferreds[index].resolve(deferreds[index + 1].promise)
-            }
-            deferreds[depth - 1].resolve(7)
-            return deferreds[0].promise
+            nestedAdoptions(P.self, depth: depth, innermostFirst: true, value: 7)
         }
         #expect(try await outer.settledOutcome(timeout: longTimeout(.seconds(60))) == .fulfilled(7))
     }

@@ -36,10 +36,7 @@ struct DepthStressTests {
         let depth = depth
         let tail = try await offPool("building the chain", timeout: heavyTimeout) {
             let head = P.deferred()
-            var tail = head.promise
-            for _ in 0..<depth {
-                tail = tail.then(onFulfilled: { ($0 as! Int) + 1 }, onRejected: nil)
-            }
+            let tail = head.promise.chained(depth) { ($0 as! Int) + 1 }
             head.resolve(0)
             return tail
         }
@@ -50,10 +47,7 @@ struct DepthStressTests {
         let depth = depth
         let tail = try await offPool("building the chain", timeout: heavyTimeout) {
             let head = P.deferred()
-            var tail = head.promise
-            for _ in 0..<depth {
-                tail = tail.then(onFulfilled: { $0 }, onRejected: nil)
-            }
+            let tail = head.promise.chained(depth)
             head.reject(TestError(7))
             return tail
         }
@@ -63,12 +57,7 @@ struct DepthStressTests {
     static func deepAdoption<P: APlusPromise>(_: P.Type) async throws {
         let depth = depth
         let outer = try await offPool("building the adoptions", timeout: heavyTimeout) {
-            var deferreds: [Deferred<P>] = []
-            deferreds.reserveCapacity(depth)
-            for _ in 0..<depth { deferreds.append(P.deferred()) }
-            for index in 0..<(depth - 1) { deferreds[index].resolve(deferreds[index + 1].promise) }
-            deferreds[depth - 1].resolve(5)
-            return deferreds[0].promise
+            nestedAdoptions(P.self, depth: depth, innermostFirst: false, value: 5)
         }
         #expect(try await outer.settledOutcome(timeout: heavyTimeout) == .fulfilled(5))
     }

@@ -30,12 +30,9 @@ struct MemoryTests {
         let links = links
         let weak = Recorder<Weak<P>>()
         var head: Deferred<P>? = P.deferred()
-        var tail: P? = head!.promise
-        weak.record(Weak(tail))
-        for _ in 0..<links {
-            tail = tail!.then(onFulfilled: { ($0 as! Int) + 1 }, onRejected: nil)
-            weak.record(Weak(tail))
-        }
+        weak.record(Weak(head!.promise))
+        var tail: P? = head!.promise.chained(
+            links, onFulfilled: { ($0 as! Int) + 1 }, eachLink: { weak.record(Weak($0)) })
         head!.resolve(0)
         #expect(try await tail!.settledOutcome() == .fulfilled(links))
         head = nil
@@ -45,18 +42,15 @@ struct MemoryTests {
 
     static func droppedPendingChainFreed<P: APlusPromise>(_: P.Type) async throws {
         let weak = Recorder<Weak<P>>()
-        var head: Deferred<P>? = P.deferred()
-        var tail: P? = head!.promise
-        weak.record(Weak(tail))
-        for _ in 0..<links {
-            tail = tail!.then(onFulfilled: { $0 }, onRejected: nil)
-            weak.record(Weak(tail))
+        do {
+            let head = P.deferred()
+            weak.record(Weak(head.promise))
+            let tail = head.promise.chained(links, eachLink: { weak.record(Weak($0)) })
+            // Let the designs that attach lazily (QN starts each link in a main-queue hop) attach.
+            try await drainMainQueue()
+            try await drainMainQueue()
+            withExtendedLifetime((head, tail)) {}
         }
-        // Let the designs that attach lazily (QN starts each link in a main-queue hop) attach.
-        try await drainMainQueue()
-        try await drainMainQueue()
-        head = nil
-        tail = nil
         try await eventually("every link to be freed") { weak.all.allSatisfy { $0.object == nil } }
     }
 

@@ -67,12 +67,8 @@ struct PendingLeakCheckTests {
         do {
             let (head, madeIDs) = PendingPromiseLeakCheck.$reporter.withValue({ leaks.record($0) }) {
                 let head = P.deferred()
-                var tail = head.promise
-                var ids = [ObjectIdentifier(tail)]
-                for _ in 0..<links {
-                    tail = tail.then(onFulfilled: { $0 }, onRejected: nil)
-                    ids.append(ObjectIdentifier(tail))
-                }
+                var ids = [ObjectIdentifier(head.promise)]
+                _ = head.promise.chained(links, eachLink: { ids.append(ObjectIdentifier($0)) })
                 return (head, ids)
             }
             ids = madeIDs

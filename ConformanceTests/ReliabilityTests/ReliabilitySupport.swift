@@ -62,6 +62,22 @@ extension APlusPromise {
         )
     }
 
+    /// Chains `count` links on this promise, each `then(onFulfilled:onRejected: nil)` on the one
+    /// before, and returns the last. `eachLink` sees every link as it is made (to watch its
+    /// lifetime or identity); only the last is kept.
+    func chained(
+        _ count: Int,
+        onFulfilled: @escaping @Sendable (PromiseValue) throws -> PromiseValue = { $0 },
+        eachLink: (Self) -> Void = { _ in }
+    ) -> Self {
+        var tail = self
+        for _ in 0..<count {
+            tail = tail.then(onFulfilled: onFulfilled, onRejected: nil)
+            eachLink(tail)
+        }
+        return tail
+    }
+
     /// Waits (with a timeout) for the promise to settle and returns its outcome.
     func settledOutcome(timeout: Duration = defaultTestTimeout) async throws -> Outcome {
         try await awaitCompletion("a promise to settle", timeout: timeout) { complete in
@@ -106,6 +122,20 @@ final class Countdown: Sendable {
             if now { done() }
         }
     }
+}
+
+/// `depth` pending promises, each resolved with the next (the outermost with the second, ...,
+/// the innermost with `value`); returns the outermost.
+///
+/// - Parameter innermostFirst: Resolve from the innermost promise outwards, so that every
+///   adoption finds the promise it adopts already following the rest of the nest (the longest
+///   walks for a cycle check), instead of from the outermost inwards.
+func nestedAdoptions<P: APlusPromise>(_: P.Type, depth: Int, innermostFirst: Bool, value: Int) -> P {
+    let deferreds = (0..<depth).map { _ in P.deferred() }
+    let order = innermostFirst ? Array((0..<(depth - 1)).reversed()) : Array(0..<(depth - 1))
+    for index in order { deferreds[index].resolve(deferreds[index + 1].promise) }
+    deferreds[depth - 1].resolve(value)
+    return deferreds[0].promise
 }
 
 /// Waits until the main queue has run everything queued on it so far (one hop), so that a
