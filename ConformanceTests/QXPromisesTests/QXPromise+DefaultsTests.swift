@@ -55,20 +55,38 @@ struct QXDefaultQueueTests {
     func changingTheDefault() async {
         await #expect(processExitsWith: .success) {
             let queue = TaggedQueue("qx.default")
-            let before = QXPromise(fulfilledWith: 0)
-            QXPromise.defaultQueue = queue.queue
-            guard QXPromise.defaultQueue === queue.queue,
-                QXPromise.pending().promise.callbackQueue === queue.queue,
-                before.callbackQueue.label == DispatchQueue.main.label
-            else { exit(1) }
-            let ran = DispatchSemaphore(value: 0)
-            let onQueue = Recorder<Bool>()
-            QXPromise(fulfilledWith: 1).then { value in
-                onQueue.record(queue.isCurrent)
-                ran.signal()
-                return value
+            let made = Recorder<Weak<QXPromise>>()
+            do {
+                let before = QXPromise(fulfilledWith: 0)
+                made.record(Weak(before))
+                QXPromise.defaultQueue = queue.queue
+                let pending = QXPromise.pending().promise
+                made.record(Weak(pending))
+                guard QXPromise.defaultQueue === queue.queue,
+                    pending.callbackQueue === queue.queue,
+                    before.callbackQueue.label == DispatchQueue.main.label
+                else { exit(1) }
+                let ran = DispatchSemaphore(value: 0)
+                let onQueue = Recorder<Bool>()
+                let source = QXPromise(fulfilledWith: 1)
+                made.record(Weak(source))
+                let link = source.then { value in
+                    onQueue.record(queue.isCurrent)
+                    ran.signal()
+                    return value
+                }
+                made.record(Weak(link))
+                guard ran.wait(timeout: .now() + 30) == .success, onQueue.all == [true] else { exit(2) }
             }
-            guard ran.wait(timeout: .now() + 30) == .success, onQueue.all == [true] else { exit(2) }
+            // A QX promise nothing can settle any more is let go from a global-queue hop. Exiting
+            // before that hop ran would leave the promises alive at exit, where LeakSanitizer (in
+            // CI's ASan run, which this child inherits) reports their weak-reference side tables
+            // and aborts the child. So wait until every promise made here is freed.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while made.all.contains(where: { $0.object != nil }) {
+                guard ContinuousClock.now < deadline else { exit(3) }
+                usleep(1_000)
+            }
         }
     }
 }
