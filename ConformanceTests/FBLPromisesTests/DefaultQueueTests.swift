@@ -1,12 +1,15 @@
 import Dispatch
 import FBLPromises
+import Foundation
 import TestSupport
 import Testing
 
-/// Everything that asserts or changes `FBLPromise.defaultQueue`. Serialized, and the only suite
-/// that does either: suites running in parallel may briefly see a changed default, so none of them
-/// asserts which queue the default is (they pass `on:` where the queue matters), and the
-/// Promises/A+ adapter pins its callbacks to the main queue.
+/// `FBLPromise.defaultQueue` and the deadlock guard of `awaitPromise` that follows it.
+///
+/// The default queue is one setting for the whole process, and other suites run in parallel and
+/// rely on it being the main queue (a `then` without `on:` in a scenario test, say). So every test
+/// that changes it runs in a child process of its own (an exit test), and no test of this process
+/// ever sees a changed default.
 @Suite("FBL default queue", .serialized)
 struct DefaultQueueTests {
     @Test("the default queue is the main queue, and every operator uses it")
@@ -34,14 +37,29 @@ struct DefaultQueueTests {
         #expect(onMain.all == ["then true", "validate true", "always true", "catch true", "recover true"])
     }
 
-    @Test("changing the default queue moves operators called afterwards")
-    func settable() async throws {
-        let queue = TaggedQueue("fbl.default")
-        FBLPromise<Int>.defaultQueue = queue.queue
-        defer { FBLPromise<Int>.defaultQueue = .main }
-        #expect(FBLPromise<String>.defaultQueue === queue.queue, "one setting for every specialisation")
-        let promise = FBLPromise(1).then { _ in queue.isCurrent }
-        #expect(try await value(of: promise))
+    @Test("changing the default queue moves operators called afterwards (in a child process)")
+    func settable() async {
+        await #expect(processExitsWith: .success) {
+            let queue = TaggedQueue("fbl.default")
+            FBLPromise<Int>.defaultQueue = queue.queue
+            // One setting for every specialisation.
+            guard FBLPromise<String>.defaultQueue === queue.queue else { exit(1) }
+            let ran = DispatchSemaphore(value: 0)
+            let onQueue = Recorder<Bool>()
+            FBLPromise(1).then { _ in
+                onQueue.record(queue.isCurrent)
+                ran.signal()
+            }
+            guard ran.wait(timeout: .now() + defaultTestTimeout.timeInterval) == .success, onQueue.all == [true]
+            else { exit(2) }
+            // Let the chain finish before exiting (LeakSanitizer, in CI's ASan run, checks at exit).
+            Self.waitForEveryPromise(orExit: 3)
+        }
+    }
+
+    /// Blocks until every FBL promise of the (child) process has settled, or exits with `code`.
+    static func waitForEveryPromise(orExit code: Int32) {
+        guard waitForPromises(timeout: defaultTestTimeout.timeInterval) else { exit(code) }
     }
 
     @Test("awaitPromise on the default queue throws instead of deadlocking")
@@ -63,31 +81,31 @@ struct DefaultQueueTests {
         pending.fulfill(0)
     }
 
-    @Test("awaitPromise on a custom default queue throws too, and the main queue is then allowed")
-    func awaitOnCustomDefaultQueue() async throws {
-        let queue = TaggedQueue("fbl.default.await")
-        FBLPromise<Int>.defaultQueue = queue.queue
-        defer { FBLPromise<Int>.defaultQueue = .main }
-        let pending = FBLPromise<Int>.pending()
-        let outcomes = Recorder<String>()
-        try await waitUntil { done in
+    @Test("awaitPromise on a custom default queue throws too, and the main queue is then allowed (in a child process)")
+    func awaitOnCustomDefaultQueue() async {
+        await #expect(processExitsWith: .success) {
+            let queue = TaggedQueue("fbl.default.await")
+            FBLPromise<Int>.defaultQueue = queue.queue
+            let pending = FBLPromise<Int>.pending()
+            let outcomes = Recorder<String>()
+            let ran = DispatchSemaphore(value: 0)
+            let wait = defaultTestTimeout.timeInterval
             queue.queue.async {
-                do {
-                    _ = try awaitPromise(pending)
-                    outcomes.record("returned")
-                } catch {
-                    outcomes.record("threw")
-                }
-                done()
+                outcomes.record((try? awaitPromise(pending)) == nil ? "threw" : "returned")
+                ran.signal()
             }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { pending.fulfill(1) }
-        try await waitUntil { done in
+            guard ran.wait(timeout: .now() + wait) == .success else { exit(1) }
+            // The main queue is no longer the default: blocking it until the promise settles is
+            // allowed. The fulfil is scheduled from inside the blocking block, so it comes while
+            // `awaitPromise` waits (unless the global queue is over 20 ms late: then it returns at
+            // once, which is also correct).
             DispatchQueue.main.async {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { pending.fulfill(1) }
                 outcomes.record((try? awaitPromise(pending)) == 1 ? "returned" : "threw")
-                done()
+                ran.signal()
             }
+            guard ran.wait(timeout: .now() + wait) == .success else { exit(2) }
+            guard outcomes.all == ["threw", "returned"] else { exit(3) }
         }
-        #expect(outcomes.all == ["threw", "returned"])
     }
 }

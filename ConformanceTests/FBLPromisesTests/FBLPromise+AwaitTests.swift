@@ -11,10 +11,13 @@ struct FBLAwaitTests {
         let result = Recorder<Int>()
         try await waitUntil("the blocked thread") { done in
             DispatchQueue.global().async {
+                // Scheduled from the blocking block itself, so the fulfil comes 20 ms after
+                // `awaitPromise` started waiting however late this block ran (scheduled from the
+                // test, it could come first, and the test would pass without ever blocking).
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { promise.fulfill(4) }
                 if let value = try? awaitPromise(promise) { result.record(value) }
                 done()
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { promise.fulfill(4) }
         }
         #expect(result.all == [4])
     }

@@ -7,18 +7,22 @@ import XCTest
 
 @Suite("FBL waitForPromises")
 struct FBLTestingTests {
-    /// The group is process-wide: this returns once *every* FBL promise in the test process has
-    /// settled, including the Promises/A+ suite's, which may still be running. Hence the long
-    /// (upper-bound only) timeout; a leaked pending promise anywhere would fail it.
+    /// The group is process-wide: in this process it would wait for every FBL promise of every
+    /// suite running in parallel, so the test runs in a child process where the group holds only
+    /// its own chain.
     @Test("waitForPromises returns true once the chains in flight, main-queue callbacks included, finish")
-    func waitsForWork() async throws {
+    func waitsForWork() async {
+        await #expect(processExitsWith: .success) { Self.waitsForWorkInChild() }
+    }
+
+    /// The child's body: synchronous, as `waitForPromises` blocks its thread.
+    static func waitsForWorkInChild() {
         let seen = Recorder<Int>()
         let source = FBLPromise<Int>.pending()
         source.then { seen.record($0) }  // the default queue: main
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { source.fulfill(1) }
-        let finished = try await onBackgroundThread { waitForPromises(timeout: 120) }
-        #expect(finished)
-        #expect(seen.all == [1])
+        guard waitForPromises(timeout: defaultTestTimeout.timeInterval) else { exit(1) }
+        guard seen.all == [1] else { exit(2) }
     }
 
     @Test("waitForPromises times out while a promise stays pending")
@@ -32,7 +36,7 @@ struct FBLTestingTests {
     /// Runs a blocking call off the cooperative pool.
     private func onBackgroundThread(_ body: @escaping @Sendable () -> Bool) async throws -> Bool {
         let result = Recorder<Bool>()
-        try await waitUntil("the blocking call", timeout: .seconds(180)) { done in
+        try await waitUntil("the blocking call") { done in
             DispatchQueue.global().async {
                 result.record(body())
                 done()
@@ -52,7 +56,7 @@ final class FBLWaitForPromisesMainThreadTests: XCTestCase {
         source.then(on: .main) { _ in seen.record(MainQueue.isCurrent) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { source.fulfill(1) }
         // Blocking the main thread without servicing the main queue would never run the callback.
-        XCTAssertTrue(waitForPromises(timeout: 60))
+        XCTAssertTrue(waitForPromises(timeout: defaultTestTimeout.timeInterval))
         XCTAssertEqual(seen.all, [true])
     }
 }

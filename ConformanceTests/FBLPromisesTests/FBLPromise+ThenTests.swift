@@ -93,6 +93,6 @@ struct FBLThenTests {
             return tail
         }
         source.fulfill(0)
-        #expect(try await value(of: tail, timeout: .seconds(60)) == links)
+        #expect(try await value(of: tail, timeout: longTimeout(.seconds(60))) == links)
     }
 }

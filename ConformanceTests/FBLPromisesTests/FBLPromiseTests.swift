@@ -280,7 +280,7 @@ struct FBLPromiseTests {
             return Weak(tail)
         }
         head = nil
-        try await eventually("the chain to be freed", timeout: .seconds(60)) { weakTail.object == nil }
+        try await eventually("the chain to be freed", timeout: longTimeout(.seconds(60))) { weakTail.object == nil }
     }
 
     @Test("a promise typed to hold a thenable holds it as a value instead of assimilating it")

@@ -45,8 +45,8 @@ struct QNAsyncBlockTaskTests {
         try await finished.fired()
         // The block (and its ignored `finish`) has ended once a hop through the work queue ran;
         // a report it made would then be queued on the callback queue before the second hop.
-        try await waitUntil(timeout: qnTimeout) { done in work.async { done() } }
-        try await waitUntil(timeout: qnTimeout) { done in callbacks.async { done() } }
+        try await waitUntil { done in work.async { done() } }
+        try await waitUntil { done in callbacks.async { done() } }
         #expect(sawCancellation.all == [true])
         #expect(reports.all == ["cancelled"])
         #expect(task.outcome?.isCancelled == true)

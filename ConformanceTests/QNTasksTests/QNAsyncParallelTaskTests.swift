@@ -84,7 +84,7 @@ struct QNAsyncParallelTaskTests {
         fast = nil
         stuck = nil
         #expect(try await outcome(of: task).value == 1)
-        try await eventually("the sub-tasks are freed", timeout: qnTimeout) {
+        try await eventually("the sub-tasks are freed") {
             weakFast.object == nil && weakStuck.object == nil
         }
         #expect(task.state == .succeeded)
@@ -97,7 +97,7 @@ struct QNAsyncParallelTaskTests {
         let task = QNAsyncParallelTask(all: [sub!])
         sub = nil
         task.cancel()
-        try await eventually("the sub-task is freed", timeout: qnTimeout) { weakSub.object == nil }
+        try await eventually("the sub-task is freed") { weakSub.object == nil }
         #expect(try await outcome(of: task).isCancelled)
     }
 
@@ -107,7 +107,7 @@ struct QNAsyncParallelTaskTests {
         let subs = [fake(1, hops: nil, cancelled: cancelled), fake(2, hops: nil, cancelled: cancelled)]
         let task = QNAsyncParallelTask(all: subs)
         let reports = Recorder<String>()
-        try await waitUntil(timeout: qnTimeout) { done in
+        try await waitUntil { done in
             task.start(on: .global()) { outcome in
                 reports.record(outcome.name)
                 done()

@@ -165,7 +165,7 @@ struct QNAsyncSerialTaskTests {
         #expect(middle.state == .cancelled)
         #expect(cleanups.all == ["middle cancelled"])
         // Let any (wrong) next step get its chance on the serial task's queue.
-        try await waitUntil(timeout: qnTimeout) { done in queue.async { done() } }
+        try await waitUntil { done in queue.async { done() } }
         #expect(built.all == [0, 1])
         #expect(reports.all == ["cancelled"])
     }
@@ -216,7 +216,7 @@ struct QNAsyncSerialTaskTests {
             }
             try await finished.fired()
             try await cancelled.fired()
-            try await waitUntil(timeout: qnTimeout) { done in queue.async { done() } }
+            try await waitUntil { done in queue.async { done() } }
             #expect(reports.count == 1)
             let all = events.all
             outcomes.record("\(reports.all.first ?? "none") after \(all.filter { $0.hasPrefix("work") }.count) steps")
@@ -355,6 +355,6 @@ struct QNAsyncSerialTaskTests {
         #expect(try await outcome(of: task!, timeout: longTimeout(.seconds(120))).value == steps)
         print("QN 100,000-step serial task: \(clock.now - start)")
         task = nil
-        try await eventually("the serial task is freed", timeout: qnTimeout) { weak.object == nil }
+        try await eventually("the serial task is freed") { weak.object == nil }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Waits for a QN promise's value through its Thenable side.
 private func settled(
-    _ promise: QNPromise, timeout: Duration = qnTimeout
+    _ promise: QNPromise, timeout: Duration = defaultTestTimeout
 ) async throws -> Result<PromiseValue, any Error> {
     try await awaitCompletion("the promise", timeout: timeout) { complete in
         promise.then(
@@ -43,20 +43,27 @@ private final class LateThenable: Thenable {
 struct QNAPlusTests {
     @Test("then runs its callback on the main queue, after then returns")
     func mainQueue() async throws {
-        let order = Recorder<String>()
-        try await waitUntil(timeout: qnTimeout) { done in
-            _ = QNPromise.resolved(1).then(
-                onFulfilled: { value in
-                    #expect(MainQueue.isCurrent)
-                    order.record("callback")
-                    done()
-                    return value
-                },
-                onRejected: nil
-            )
-            order.record("then returned")
+        // `then` is called from a main-queue block, the queue its callback runs on: a callback
+        // run before `then` returned would see `returned` empty, and a queued one cannot run
+        // before this block ends, however quickly the main queue is serviced. (Recording "then
+        // returned" on the test's own thread raced the main queue, which Swift Testing services
+        // from another thread.)
+        let returned = Recorder<Bool>()
+        let seen = Recorder<String>()
+        try await waitUntil { done in
+            DispatchQueue.main.async {
+                defer { returned.record(true) }
+                _ = QNPromise.resolved(1).then(
+                    onFulfilled: { value in
+                        seen.record("main:\(MainQueue.isCurrent) after return:\(returned.all == [true])")
+                        done()
+                        return value
+                    },
+                    onRejected: nil
+                )
+            }
         }
-        #expect(order.all == ["then returned", "callback"])
+        #expect(seen.all == ["main:true after return:true"])
     }
 
     @Test("a promise resolved with itself rejects with the cycle error")
@@ -100,7 +107,7 @@ struct QNAPlusTests {
         deferred.reject(TestError(1))
         deferred.resolve(2)
         // Let any (wrong) later call settle the promise before the task finishes.
-        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        try await waitUntil { done in DispatchQueue.main.async { done() } }
         #expect(deferred.promise.currentState.isPending)
         task.succeed(5)
         #expect(try await settled(deferred.promise).get() as? Int == 5)
@@ -114,8 +121,8 @@ struct QNAPlusTests {
         deferred.resolve(1)
         deferred.reject(TestError(1))
         // The thenable is called in a main-queue hop.
-        try await eventually("the thenable is called", timeout: qnTimeout) { thenable.isWaiting }
-        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        try await eventually("the thenable is called") { thenable.isWaiting }
+        try await waitUntil { done in DispatchQueue.main.async { done() } }
         #expect(deferred.promise.currentState.isPending)
         thenable.fulfil()
         #expect(try await settled(deferred.promise).get() as? Int == 7)
@@ -192,7 +199,7 @@ struct QNAPlusTests {
         }
         // Each link registers on the previous one in its first step, queued on the main queue by
         // `then`: one main-queue hop after the loop comes after all of them.
-        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        try await waitUntil { done in DispatchQueue.main.async { done() } }
         #expect(chain.allSatisfy { $0.state == .running })
         // Each link's cancellation handler cancels the link before it: run inline, this would
         // nest 100,000 cancels.
@@ -223,8 +230,8 @@ struct QNAPlusTests {
         }
         let weakLast = Weak(promise)
         // Let every link start and register on the previous one.
-        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
-        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        try await waitUntil { done in DispatchQueue.main.async { done() } }
+        try await waitUntil { done in DispatchQueue.main.async { done() } }
         let clock = ContinuousClock()
         let start = clock.now
         root = nil

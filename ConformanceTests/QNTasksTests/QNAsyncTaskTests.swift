@@ -17,11 +17,11 @@ struct QNAsyncTaskTests {
             return 7
         }
         // A hop through the work queue: had the task started its work, it would be queued before.
-        try await waitUntil(timeout: qnTimeout) { done in queue.queue.async { done() } }
+        try await waitUntil { done in queue.queue.async { done() } }
         #expect(runs.all.isEmpty)
         #expect(task.state == .ready)
         let result = Recorder<QNTaskOutcome<Int>>()
-        try await waitUntil(timeout: qnTimeout) { done in
+        try await waitUntil { done in
             task.start(on: .global()) { outcome in
                 result.record(outcome)
                 done()
@@ -54,7 +54,7 @@ struct QNAsyncTaskTests {
             after(hops: 3, on: .global()) { task.succeed(5) }
         }
         let outcomes = Recorder<Int?>()
-        try await waitUntil(timeout: qnTimeout) { done in
+        try await waitUntil { done in
             let both = Recorder<Int>()
             for _ in 0..<2 {
                 task.start(on: .global()) { outcome in
@@ -77,7 +77,7 @@ struct QNAsyncTaskTests {
         // call would record "callback" first, a queued one cannot run until this block ends.
         let task = QNAsyncManualTask<Int>(taskID: "sync") { $0.succeed(1) }
         let returned = Recorder<String>()
-        try await waitUntil(timeout: qnTimeout) { done in
+        try await waitUntil { done in
             queue.queue.async {
                 task.start(on: queue.queue) { _ in
                     #expect(queue.isCurrent)
@@ -129,7 +129,7 @@ struct QNAsyncTaskTests {
         // A private serial queue: a duplicated callback would be queued on it before the check's
         // hop, which therefore comes after it.
         let callbacks = DispatchQueue(label: "qn.cancel-twice")
-        try await waitUntil(timeout: qnTimeout) { done in
+        try await waitUntil { done in
             task.start(on: callbacks) { outcome in
                 outcomes.record(outcome.name)
                 done()
@@ -140,7 +140,7 @@ struct QNAsyncTaskTests {
         // One more hop on the callback queue, after every cancel returned, lets a duplicated
         // callback show up.
         task.cancel()
-        try await waitUntil(timeout: qnTimeout) { done in callbacks.async { done() } }
+        try await waitUntil { done in callbacks.async { done() } }
         #expect(outcomes.all == ["cancelled"])
         #expect(cleanups.all == ["cleanup"])
     }
@@ -172,7 +172,7 @@ struct QNAsyncTaskTests {
             let start = Signal()
             let finishedRacing = Recorder<Int>()
             let callbacks = DispatchQueue(label: "qn.race-\(round)")
-            try await waitUntil("round \(round)", timeout: qnTimeout) { done in
+            try await waitUntil("round \(round)") { done in
                 task.start(on: callbacks) { outcome in
                     reports.record(outcome.name)
                     done()
@@ -188,10 +188,10 @@ struct QNAsyncTaskTests {
                 start.fire()
                 start.fire()
             }
-            try await eventually("both racers finished", timeout: qnTimeout) { finishedRacing.count == 2 }
+            try await eventually("both racers finished") { finishedRacing.count == 2 }
             // Both racers returned, so any report they made is queued on the private serial
             // callback queue: a hop through it comes after a duplicated report.
-            try await waitUntil(timeout: qnTimeout) { done in callbacks.async { done() } }
+            try await waitUntil { done in callbacks.async { done() } }
             #expect(reports.count == 1)
             switch task.state {
             case .cancelled:
@@ -231,7 +231,7 @@ struct QNAsyncTaskTests {
         }
         #expect(try await outcome(of: task, on: queue.queue).value == 1)
         task.reportProgress(0.9)
-        try await waitUntil(timeout: qnTimeout) { done in queue.queue.async { done() } }
+        try await waitUntil { done in queue.queue.async { done() } }
         #expect(reports.all == [0.25, 0.5, 1.0, 1.0])
     }
 
@@ -241,6 +241,6 @@ struct QNAsyncTaskTests {
         let weak = Weak(task)
         #expect(try await outcome(of: task!).value == 1)
         task = nil
-        try await eventually("the task is freed", timeout: qnTimeout) { weak.object == nil }
+        try await eventually("the task is freed") { weak.object == nil }
     }
 }

@@ -137,7 +137,7 @@ struct QNListLoaderTests {
         let loader = makeLoader(
             cache: FakeCache(items: ["c1"]), server: server, remoteIsOptional: false, events: events)
         let reports = Recorder<String>()
-        try await waitUntil(timeout: qnTimeout) { done in
+        try await waitUntil { done in
             // Reported on the loader's own serial queue (main), so the check's main-queue hop
             // comes after a second report.
             loader.start(on: .main) { outcome in
@@ -150,7 +150,7 @@ struct QNListLoaderTests {
             }
         }
         // A main-queue hop lets a wrong aggregate step or second report show up.
-        try await waitUntil(timeout: qnTimeout) { done in DispatchQueue.main.async { done() } }
+        try await waitUntil { done in DispatchQueue.main.async { done() } }
         #expect(reports.all == ["cancelled"])
         #expect(events.all == ["shown c1", "remote requested", "remote cancelled"])
         #expect(server.inFlight.withLock { $0 } == nil, "the cancelled request is dropped")

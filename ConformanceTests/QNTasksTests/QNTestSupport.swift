@@ -3,16 +3,11 @@ import PromiseInterface
 import QNTasks
 import TestSupport
 
-/// The bound on every wait in these tests. Only a failing test waits that long; it is generous
-/// because the 100,000-step tests can keep both cores busy for many seconds under
-/// ThreadSanitizer while other tests run beside them.
-let qnTimeout: Duration = .seconds(60)
-
 /// Waits for a task's outcome (starting it), with a timeout; the outcome arrives on `queue`.
 func outcome<Result: Sendable>(
     of task: QNAsyncTask<Result>,
     on queue: DispatchQueue = .global(),
-    timeout: Duration = qnTimeout
+    timeout: Duration = defaultTestTimeout
 ) async throws -> QNTaskOutcome<Result> {
     try await awaitCompletion("the outcome of \(task.taskID)", timeout: timeout) { complete in
         task.start(on: queue) { complete(.success($0)) }
@@ -22,7 +17,7 @@ func outcome<Result: Sendable>(
 /// Waits for a task's outcome without starting it.
 func observedOutcome<Result: Sendable>(
     of task: QNAsyncTask<Result>,
-    timeout: Duration = qnTimeout
+    timeout: Duration = defaultTestTimeout
 ) async throws -> QNTaskOutcome<Result> {
     try await awaitCompletion("the outcome of \(task.taskID)", timeout: timeout) { complete in
         task.observe(on: .global()) { complete(.success($0)) }
@@ -66,12 +61,12 @@ final class Signal: Sendable {
 
     /// Blocks until the signal fires; only for code on Dispatch queues. Whether it came within
     /// `seconds`.
-    func wait(seconds: Double = qnTimeout.timeInterval) -> Bool {
+    func wait(seconds: Double = defaultTestTimeout.timeInterval) -> Bool {
         semaphore.wait(timeout: .now() + seconds) == .success
     }
 
     /// Suspends until the signal fires (at once if it has); throws `TimedOut` after `timeout`.
-    func fired(timeout: Duration = qnTimeout) async throws {
+    func fired(timeout: Duration = defaultTestTimeout) async throws {
         try await waitUntil("a signal", timeout: timeout) { done in
             let now = state.withLock { state -> Bool in
                 if state.fired { return true }

@@ -76,13 +76,14 @@ struct QXDefaultQueueTests {
                     return value
                 }
                 made.record(Weak(link))
-                guard ran.wait(timeout: .now() + 30) == .success, onQueue.all == [true] else { exit(2) }
+                guard ran.wait(timeout: .now() + defaultTestTimeout.timeInterval) == .success, onQueue.all == [true]
+                else { exit(2) }
             }
             // A QX promise nothing can settle any more is let go from a global-queue hop. Exiting
             // before that hop ran would leave the promises alive at exit, where LeakSanitizer (in
             // CI's ASan run, which this child inherits) reports their weak-reference side tables
             // and aborts the child. So wait until every promise made here is freed.
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + defaultTestTimeout
             while made.all.contains(where: { $0.object != nil }) {
                 guard ContinuousClock.now < deadline else { exit(3) }
                 usleep(1_000)

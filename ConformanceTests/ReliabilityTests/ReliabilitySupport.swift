@@ -146,4 +146,4 @@ func drainMainQueue() async throws {
 
 /// A generous timeout for the heavy tests: a 100,000-step run shares two cores with the rest of
 /// the suite, and is 5 to 20 times slower under a sanitizer.
-let heavyTimeout: Duration = .seconds(300)
+let heavyTimeout: Duration = longTimeout(.seconds(300))

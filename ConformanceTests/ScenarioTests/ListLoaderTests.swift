@@ -303,6 +303,10 @@ struct ListLoaderTests {
         let loader = qnLoadList(sources, show: screen.show)
         let waiting = Task { try await loader.value }  // starts the task
         try await sources.remote.waitForCalls()
+        // The request is logged from inside the remote task's start block, which runs on the main
+        // queue and registers its cancellation handler only after the call returns; a main-queue
+        // hop queued now runs after that block, so the cancel below finds the handler.
+        try await mainQueueDrained()
         waiting.cancel()
         let result = try await awaitOutcome("the awaiting Task") { try await waiting.value }
         #expect(rejection(of: result) is CancellationError)
