@@ -95,11 +95,17 @@ public final class AYPromise: Sendable {
     // MARK: - The primitives
 
     /// Settles the promise; only the first settle counts. The handlers run after the lock is
-    /// released, in the order they were piped, on this thread.
+    /// released, in the order they were piped, on this thread, including those piped while they
+    /// run (queued behind them by the machine and run here in a loop), so registration order
+    /// holds whichever thread settles.
     func settle(_ outcome: AYOutcome) {
         let action = machine.withLock { $0.settle(outcome) }
-        guard case .runHandlers(let handlers, let outcome) = action else { return }
-        handlers.run(outcome)
+        guard case .runHandlers(var handlers, let outcome) = action else { return }
+        while !handlers.isEmpty {
+            handlers.run(outcome)
+            guard let next = machine.withLock({ $0.nextHandlers() }) else { return }
+            handlers = next
+        }
     }
 
     /// Registers a handler for the outcome (the original's `pipe:`): stored while pending, called

@@ -19,16 +19,23 @@ typealias AYHandler = @Sendable (AYOutcome) -> Void
 /// mutating method that returns an *action*; ``AYPromise`` runs the transition under its lock and
 /// performs the action (calling handlers) after releasing it.
 struct AYPromiseStateMachine {
-    /// Pending with the handlers piped so far, or settled for good.
+    /// Pending with the handlers piped so far, or settled.
     enum State {
         case pending(AYHandlerList)
+        /// Settled, and the settling thread is still running the handlers it took (outside the
+        /// lock). A handler piped meanwhile must not run at once: it would overtake handlers piped
+        /// before it that the settling thread has not reached yet, and blocks chained one after
+        /// another would run out of order (Promises/A+ 2.2.6). It waits in `queued` instead, and
+        /// the settling thread runs it after the others (``nextHandlers()``).
+        case handingOut(AYOutcome, queued: AYHandlerList)
         case fulfilled(PromiseValue)
         case rejected(any Error)
     }
 
     /// What the caller of ``settle(_:)`` must do after releasing the lock.
     enum SettleAction {
-        /// The promise was pending and is now settled: call these handlers with the outcome.
+        /// The promise was pending and is now settled: call these handlers with the outcome,
+        /// then, while ``nextHandlers()`` hands out more, those too.
         case runHandlers(AYHandlerList, AYOutcome)
         /// The promise had already settled; this attempt is ignored (the first settle wins).
         case ignore
@@ -36,7 +43,8 @@ struct AYPromiseStateMachine {
 
     /// What the caller of ``pipe(_:)`` must do after releasing the lock.
     enum PipeAction {
-        /// The handler was stored; it runs when the promise settles.
+        /// The handler was stored; it runs when the promise settles (or, if it has settled and is
+        /// still handing its handlers out, right after those, on the settling thread).
         case stored
         /// The promise has settled: call the handler now with this outcome.
         case runNow(AYOutcome)
@@ -70,6 +78,7 @@ struct AYPromiseStateMachine {
     var outcome: AYOutcome? {
         switch state {
         case .pending: return nil
+        case .handingOut(let outcome, _): return outcome
         case .fulfilled(let value): return .success(value)
         case .rejected(let error): return .failure(error)
         }
@@ -79,19 +88,49 @@ struct AYPromiseStateMachine {
     /// promise keeps nothing downstream alive (the original never empties its handler array).
     mutating func settle(_ outcome: AYOutcome) -> SettleAction {
         guard case .pending(let handlers) = state else { return .ignore }
-        self = AYPromiseStateMachine(settled: outcome)
+        if handlers.isEmpty {
+            // No handler to run, so none a later one could overtake.
+            self = AYPromiseStateMachine(settled: outcome)
+        } else {
+            state = .handingOut(outcome, queued: AYHandlerList())
+        }
         return .runHandlers(handlers, outcome)
     }
 
-    /// Stores a handler while pending; once settled, tells the caller to run it at once.
+    /// Called by the settling thread after it ran the handlers it took: those piped meanwhile, to
+    /// run next, or `nil` if there are none (the promise is then settled for good, and later
+    /// handlers run at once on the thread that pipes them).
+    mutating func nextHandlers() -> AYHandlerList? {
+        guard case .handingOut(let outcome, let queued) = state else { return nil }
+        if queued.isEmpty {
+            self = AYPromiseStateMachine(settled: outcome)
+            return nil
+        }
+        state = .handingOut(outcome, queued: AYHandlerList())
+        return queued
+    }
+
+    /// Stores a handler while pending (or queues it behind the handlers being handed out); once
+    /// settled for good, tells the caller to run it at once.
     mutating func pipe(_ handler: @escaping AYHandler) -> PipeAction {
-        guard case .pending(var handlers) = state else { return .runNow(outcome!) }
-        // Take the list out of the enum before appending, so the array is uniquely referenced
-        // and appending does not copy it.
-        state = .pending(AYHandlerList())
-        handlers.append(handler)
-        state = .pending(handlers)
-        return .stored
+        switch state {
+        case .pending(var handlers):
+            // Take the list out of the enum before appending, so the array is uniquely referenced
+            // and appending does not copy it.
+            state = .pending(AYHandlerList())
+            handlers.append(handler)
+            state = .pending(handlers)
+            return .stored
+        case .handingOut(let outcome, var queued):
+            state = .handingOut(outcome, queued: AYHandlerList())
+            queued.append(handler)
+            state = .handingOut(outcome, queued: queued)
+            return .stored
+        case .fulfilled(let value):
+            return .runNow(.success(value))
+        case .rejected(let error):
+            return .runNow(.failure(error))
+        }
     }
 
     /// Called when the promise is freed: the handlers a pending promise still holds (they keep the

@@ -256,11 +256,20 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     @inlinable
     func settle(_ result: Result<Value, any Error>) {
         let action = machine.withLock { $0.settle(result) }
-        guard case .notify(let observers, let outcome) = action else { return }
+        guard case .notify(var observers, let outcome) = action else { return }
         mayBePending.store(false, ordering: .releasing)
+        // Observers registered while these are called are queued behind them (the machine is
+        // handing out) and called here next, in a loop: registration order holds whichever
+        // thread settles, and no observer runs under the lock.
+        if !observers.isEmpty {
+            repeat {
+                observers.notify(outcome)
+                guard let next = machine.withLock({ $0.nextObservers() }) else { break }
+                observers = next
+            } while true
+        }
         // Observers dispatch their callbacks into the group first; leaving only afterwards keeps
         // the group from looking empty while those callbacks are not yet queued.
-        observers.notify(outcome)
         fblDispatchGroup.leave()
     }
 
@@ -295,7 +304,10 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// Registers callbacks to be dispatched onto `queue` when the promise settles; if it already
     /// has, the matching callback is dispatched at once.
     ///
-    /// Observers are notified in registration order; each callback is dispatched into
+    /// Observers are notified in registration order, whichever thread settles the promise and
+    /// whenever: one registered while another thread is settling it is queued behind the
+    /// observers registered before it, so callbacks registered one after another on one queue are
+    /// dispatched, and run, in that order (Promises/A+ 2.2.6). Each callback is dispatched into
     /// ``dispatchGroup``. Every operator is built on this method and ``chain(on:chainedFulfill:chainedReject:)``.
     ///
     /// - Parameters:

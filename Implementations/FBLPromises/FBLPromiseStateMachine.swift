@@ -14,8 +14,9 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
 
     /// What the caller of ``settle(_:)`` must do after releasing the lock.
     @usableFromInline enum SettleAction {
-        /// The promise was pending and is now settled: leave the dispatch group and call the
-        /// observers in registration order.
+        /// The promise was pending and is now settled: call the observers in registration order,
+        /// then, while ``nextObservers()`` hands out more, those too; then leave the dispatch
+        /// group.
         case notify(ObserverList<Value>, Result<Value, any Error>)
         /// The promise had already settled; this later attempt is ignored (first settle wins).
         case ignore
@@ -23,7 +24,9 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
 
     /// What the caller of ``observe(_:)`` must do after releasing the lock.
     @usableFromInline enum ObserveAction {
-        /// The observer was stored and will be called when the promise settles.
+        /// The observer was stored and will be called when the promise settles (or, if it has
+        /// settled and is still handing its observers out, right after those, by the settling
+        /// thread).
         case stored
         /// The promise had already settled: call the observer now with this outcome.
         case callNow(Result<Value, any Error>)
@@ -31,7 +34,16 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
 
     /// `nil` while pending; the outcome once settled (it never changes again).
     @usableFromInline private(set) var result: Result<Value, any Error>?
+    /// While pending, every observer registered so far; while handing out, those registered since
+    /// the settling thread last took them.
     @usableFromInline var observers = ObserverList<Value>()
+    /// Whether the settling thread is still calling the observers it took (outside the lock).
+    ///
+    /// An observer registered meanwhile must not be called at once: it would overtake observers
+    /// registered before it that the settling thread has not reached yet, and callbacks
+    /// registered one after another would run out of order (Promises/A+ 2.2.6). It is queued
+    /// instead, and the settling thread calls it after the others (``nextObservers()``).
+    @usableFromInline var isHandingOut = false
     /// The first promise this one adopted: the link a cycle check follows while this one is
     /// pending (``AdoptionCycle``). Weak, so it never keeps a dropped chain alive.
     @usableFromInline weak var following: FBLPromise<Value>?
@@ -55,7 +67,23 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
         result = outcome
         let toNotify = observers
         observers = ObserverList()
+        // With no observer to call, there is nothing a later one could overtake.
+        isHandingOut = !toNotify.isEmpty
         return .notify(toNotify, outcome)
+    }
+
+    /// Called by the settling thread after it called the observers it took: those registered
+    /// meanwhile, to call next, or `nil` if there are none (the promise has then handed out every
+    /// observer, and later ones are called at once by whoever registers them).
+    @inlinable
+    mutating func nextObservers() -> ObserverList<Value>? {
+        guard !observers.isEmpty else {
+            isHandingOut = false
+            return nil
+        }
+        let next = observers
+        observers = ObserverList()
+        return next
     }
 
     /// Called when the promise is freed: the observers a pending promise still holds, or `nil`
@@ -70,7 +98,7 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
 
     @inlinable
     mutating func observe(_ observer: @escaping Observer) -> ObserveAction {
-        if let result { return .callNow(result) }
+        if let result, !isHandingOut { return .callNow(result) }
         observers.append(observer)
         return .stored
     }

@@ -137,7 +137,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         let action = machine.withLock { $0.start(observer) }
         switch action {
         case .run: main()
-        case .alreadyRunning: break
+        case .stored: break
         case .deliver(let outcome): observer?.notify(outcome)
         }
     }
@@ -169,8 +169,20 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     final func finish(_ outcome: QNTaskOutcome<Result>) -> Bool {
         let action = machine.withLock { $0.finish(outcome) }
         guard case .notify(let observers, let outcome, _) = action else { return false }
-        for observer in observers { observer.notify(outcome) }
+        deliver(outcome, to: observers)
         return true
+    }
+
+    /// Tells `observers` the outcome, in registration order, then those registered while they
+    /// were told (queued by the state machine, which is delivering meanwhile), in a loop: the
+    /// order of registration holds whichever thread finishes the task.
+    private func deliver(_ outcome: QNTaskOutcome<Result>, to observers: [Observer]) {
+        var batch = observers
+        while !batch.isEmpty {
+            for observer in batch { observer.notify(outcome) }
+            guard let next = machine.withLock({ $0.nextObservers() }) else { return }
+            batch = next
+        }
     }
 
     // MARK: - Cancelling
@@ -200,7 +212,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         // nested cancellations' side effects in a loop, so the stack stays flat.
         QNCancellationDrain.run {
             for handler in handlers { handler() }
-            for observer in observers { observer.notify(.cancelled) }
+            self.deliver(.cancelled, to: observers)
             withExtendedLifetime(released) {}
         }
         return true

@@ -56,7 +56,17 @@ struct QNTaskStateMachine<Result: Sendable> {
     }
 
     private(set) var phase: Phase = .ready
+    /// While the task waits for its outcome, everything it holds; once finished and still
+    /// delivering, the observers registered since the finishing thread last took them.
     private var pending = Pending()
+    /// Whether the finishing (or cancelling) thread is still calling the observers it took,
+    /// outside the lock.
+    ///
+    /// An observer registered meanwhile must not be told at once: it would overtake observers
+    /// registered before it that the finishing thread has not reached yet, and callbacks
+    /// registered one after another would run out of order (Promises/A+ 2.2.6). It is queued
+    /// instead, and the finishing thread tells it after the others (``nextObservers()``).
+    private var isDelivering = false
     /// The task this one waits for (a serial task's current sub-task, the task a promise step
     /// adopted): the link the A+ surface's cycle check follows (``AdoptionCycle``). Weak, so it
     /// never keeps a dropped chain alive.
@@ -73,8 +83,9 @@ struct QNTaskStateMachine<Result: Sendable> {
     enum StartAction {
         /// The task was ready and is now running: start the work.
         case run
-        /// The task was already running: the observer (if any) was stored.
-        case alreadyRunning
+        /// The task was already running, or has finished and is still delivering its outcome: the
+        /// observer (if any) was stored, to be told with the others.
+        case stored
         /// The task had finished: deliver this outcome to the observer.
         case deliver(QNTaskOutcome<Result>)
     }
@@ -135,16 +146,30 @@ struct QNTaskStateMachine<Result: Sendable> {
             return .run
         case .running:
             if let observer { pending.observers.append(observer) }
-            return .alreadyRunning
+            return .stored
         case .finished(let outcome):
-            return .deliver(outcome)
+            guard isDelivering else { return .deliver(outcome) }
+            if let observer { pending.observers.append(observer) }
+            return .stored
         }
     }
 
     mutating func observe(_ observer: Observer) -> ObserveAction {
-        if case .finished(let outcome) = phase { return .deliver(outcome) }
+        if case .finished(let outcome) = phase, !isDelivering { return .deliver(outcome) }
         pending.observers.append(observer)
         return .stored
+    }
+
+    /// Called by the finishing thread after it told the observers it took: those registered
+    /// meanwhile, to tell next, or `nil` if there are none (the task has then delivered its
+    /// outcome to everyone, and later observers are told at once by whoever registers them).
+    mutating func nextObservers() -> [Observer]? {
+        guard !pending.observers.isEmpty else {
+            isDelivering = false
+            return nil
+        }
+        defer { pending.observers = [] }
+        return pending.observers
     }
 
     /// Succeeds or fails the task. Allowed from `ready` too, so a manual task completed before it
@@ -154,6 +179,8 @@ struct QNTaskStateMachine<Result: Sendable> {
         phase = .finished(outcome)
         let released = pending
         pending = Pending()
+        // With no observer to tell, there is nothing a later one could overtake.
+        isDelivering = !released.observers.isEmpty
         return .notify(released.observers, outcome, released: released)
     }
 
@@ -162,6 +189,7 @@ struct QNTaskStateMachine<Result: Sendable> {
         phase = .finished(.cancelled)
         let released = pending
         pending = Pending()
+        isDelivering = !released.observers.isEmpty
         return .cancelled(handlers: released.orderedCancelHandlers, observers: released.observers, released: released)
     }
 

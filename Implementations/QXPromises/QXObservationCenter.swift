@@ -1,5 +1,13 @@
 import PromiseInterface
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The observable properties of one object and their observers: what KVO keeps for an
 /// `NSObject` behind the scenes.
 ///
@@ -10,12 +18,20 @@ import PromiseInterface
 /// One lock (a `PromiseMutex`) guards the properties and the observer list. A
 /// change stores the value and takes a snapshot of the observers under the lock, then delivers the
 /// notifications after releasing it, in a loop over the snapshot; so handlers never run under the
-/// lock, may re-enter the center, and an observer added from another thread is either in the
-/// snapshot (and was registered, with its `.initial` value read, before the change) or sees the
-/// new value in its `.initial` notification: it cannot miss the change.
+/// lock and may re-enter the center.
+///
+/// An observer added from another thread cannot miss a change, and is never told it ahead of an
+/// observer registered before it: added before the change was stored, it is in the snapshot;
+/// added while the change is still being delivered, it joins that delivery and the changing
+/// thread tells it the change after the others (its `.initial` notification, sent before
+/// `observe` returns, carries the value from before the change); added after the delivery ended,
+/// its `.initial` notification carries the new value. This is what keeps the callbacks of
+/// promise links chained one after another in order (Promises/A+ 2.2.6) when another thread
+/// settles the promise meanwhile. An observer added from inside a handler, on the thread that is
+/// delivering the change, is told of later changes only, as with KVO.
 public final class QXObservationCenter<Object: AnyObject & Sendable, Properties: Sendable>: Sendable {
     /// What one notification is about, before each observer picks out its own key path.
-    enum Event {
+    enum Event: Sendable {
         case initial(Properties)
         case prior(old: Properties)
         case setting(old: Properties, new: Properties)
@@ -30,15 +46,84 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         let deliver: @Sendable (Object, Event) -> Void
     }
 
+    /// A change being delivered outside the lock, and the observers that joined it meanwhile.
+    struct Delivery: Sendable {
+        let id: Int
+        /// The thread delivering the change: an observer it adds (from inside a handler) does
+        /// not join, it is told of later changes only.
+        let thread: QXThreadID
+        let keyPath: any AnyKeyPath & Sendable
+        let old: Properties
+        let new: Properties
+        /// Observers of `keyPath` added since the snapshot, in registration order: the changing
+        /// thread tells them after the snapshot's observers.
+        var joined: [Entry] = []
+    }
+
     struct Registry {
         var properties: Properties
         /// In registration order. Invalidated entries are skipped at once (their flag) and
         /// compacted away later, so removing an observer costs amortised O(1).
         var entries: [Entry] = []
+        /// The changes being delivered now, oldest first (one per changing thread). Nearly always
+        /// empty or one long.
+        var deliveries: [Delivery] = []
+        var nextDeliveryID = 0
         var inactiveCount = 0
         /// Set by ``QXObservationCenter/endObservations()``: the object will not change any more,
         /// so observers are no longer kept.
         var isClosed = false
+
+        /// Starts delivering a change of `keyPath` to `observers`; returns its ID, or `nil` when
+        /// there is nobody to tell (nobody can then join it either: an observer added from now on
+        /// reads the new value).
+        mutating func beginDelivery(
+            of keyPath: any AnyKeyPath & Sendable, old: Properties, observers: [Entry]
+        ) -> Int? {
+            guard !observers.isEmpty else { return nil }
+            let id = nextDeliveryID
+            nextDeliveryID &+= 1
+            deliveries.append(Delivery(id: id, thread: .current, keyPath: keyPath, old: old, new: properties))
+            return id
+        }
+
+        /// The observers that joined delivery `id` since the last call, to tell next; when none
+        /// did, the delivery ends and this returns an empty list.
+        mutating func takeJoined(_ id: Int) -> [Entry] {
+            guard let index = deliveries.firstIndex(where: { $0.id == id }) else { return [] }
+            let joined = deliveries[index].joined
+            if joined.isEmpty {
+                deliveries.remove(at: index)
+            } else {
+                deliveries[index].joined = []
+            }
+            return joined
+        }
+
+        /// The deliveries of `keyPath` under way on other threads, oldest first, and the value an
+        /// observer added now must see first: from before the oldest of them (the current one if
+        /// none).
+        func deliveriesUnderWay(of keyPath: AnyKeyPath) -> (initial: Properties, changes: [Delivery]) {
+            guard !deliveries.isEmpty else { return (properties, []) }
+            let thread = QXThreadID.current
+            let changes = deliveries.filter { $0.keyPath == keyPath && $0.thread != thread }
+            return (changes.first?.old ?? properties, changes)
+        }
+
+        /// Adds `entry` to each of `changes` still under way; returns the changes of those that
+        /// ended meanwhile, which the caller tells the observer itself (their changing threads
+        /// have told every observer registered before it).
+        mutating func enter(_ entry: Entry, into changes: [Delivery]) -> [Event] {
+            var ended: [Event] = []
+            for change in changes {
+                if let index = deliveries.firstIndex(where: { $0.id == change.id }) {
+                    deliveries[index].joined.append(entry)
+                } else {
+                    ended.append(.setting(old: change.old, new: change.new))
+                }
+            }
+            return ended
+        }
 
         /// Counts one more invalidated entry; when they are more than half, compacts them away
         /// and returns them, to be freed after the lock (their handlers may hold anything,
@@ -107,17 +192,32 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             guard flag.isActive else { return }
             changeHandler(object, Self.change(at: keyPath, for: event, options: options))
         }
-        let initial: Properties? = registry.withLock { registry in
+        let anyKeyPath: AnyKeyPath = keyPath
+        let wantsInitial = options.contains(.initial)
+        let (initial, underWay): (Properties, [Delivery]) = registry.withLock { registry in
             if registry.isClosed {
                 // Nothing will be told to it: it ends at once (its `.initial` is still sent).
                 _ = flag.deactivate()
-            } else {
-                registry.entries.append(entry)
+                return (registry.properties, [])
             }
-            return options.contains(.initial) ? registry.properties : nil
+            registry.entries.append(entry)
+            let (initial, underWay) = registry.deliveriesUnderWay(of: anyKeyPath)
+            guard wantsInitial else {
+                // No `.initial` notification to send first: it joins the changes under way now.
+                _ = registry.enter(entry, into: underWay)
+                return (initial, [])
+            }
+            return (initial, underWay)
         }
         let observation = QXObservation(flag: flag) { [weak self] in self?.removeObserver() }
-        if let initial { entry.deliver(object, .initial(initial)) }
+        guard wantsInitial else { return observation }
+        entry.deliver(object, .initial(initial))
+        // A change under way is told after the `.initial` notification: by its changing thread
+        // if it is still delivering, or here if that finished meanwhile.
+        if !underWay.isEmpty {
+            let ended = registry.withLock { $0.enter(entry, into: underWay) }
+            for event in ended { entry.deliver(object, event) }
+        }
         return observation
     }
 
@@ -143,14 +243,22 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         if let (old, observers) = priors {
             for observer in observers { observer.deliver(object, .prior(old: old)) }
         }
-        let change: (Properties, Properties, [Entry])? = registry.withLock { registry in
+        let change: (Properties, Properties, [Entry], Int?)? = registry.withLock { registry in
             guard condition?(registry.properties) ?? true else { return nil }
             let old = registry.properties
             registry.properties[keyPath: keyPath] = value
-            return (old, registry.properties, registry.entries.filter { $0.keyPath == anyKeyPath })
+            let observers = registry.entries.filter { $0.keyPath == anyKeyPath }
+            let delivery = registry.beginDelivery(of: keyPath, old: old, observers: observers)
+            return (old, registry.properties, observers, delivery)
         }
-        guard let (old, new, observers) = change else { return false }
-        for observer in observers { observer.deliver(object, .setting(old: old, new: new)) }
+        guard let (old, new, observers, delivery) = change else { return false }
+        var batch = observers
+        while !batch.isEmpty {
+            for observer in batch { observer.deliver(object, .setting(old: old, new: new)) }
+            // Observers that joined while these were told come next; none: the delivery ends.
+            guard let delivery else { break }
+            batch = registry.withLock { $0.takeJoined(delivery) }
+        }
         return true
     }
 
@@ -209,5 +317,20 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
                 newValue: wantsNew ? new[keyPath: keyPath] : nil
             )
         }
+    }
+}
+
+/// Identifies a thread, to tell a call made from inside a handler (on the delivering thread) from
+/// one made by another thread.
+struct QXThreadID: Equatable, Sendable {
+    private let raw: UInt
+
+    /// The calling thread.
+    static var current: QXThreadID {
+        #if canImport(Darwin)
+            QXThreadID(raw: UInt(bitPattern: pthread_self()))
+        #else
+            QXThreadID(raw: UInt(pthread_self()))
+        #endif
     }
 }
