@@ -13,7 +13,7 @@ struct MutationTests {
     static func run<Selector: DefectSelector>(
         _: MutantPromise<Selector>.Type,
         clauses prefixes: [String],
-        timeout: Duration = Sanitizer.isActive ? .seconds(90) : .seconds(5)
+        timeout: Duration = defaultTestTimeout
     ) async -> (ran: Int, failed: [String]) {
         let selected = APlusSuite.cases(for: MutantPromise<Selector>.self).filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }
