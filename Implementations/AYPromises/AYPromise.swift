@@ -71,11 +71,9 @@ public final class AYPromise: Sendable {
             leakTracker?.reportGivenUp(self)
         #endif
         guard !handlers.isEmpty else { return }
-        // The handlers of a pending promise hold the next links of its chain. Releasing them here
-        // would free those links from this deinit, recursively, one set of stack frames per link:
-        // dropping a pending 100,000-link chain would overflow the stack. Releasing them from a
-        // queue frees one link per hop instead.
-        DispatchQueue.global().async { withExtendedLifetime(handlers) {} }
+        // The handlers of a pending promise hold the next links of its chain: freed here, a
+        // dropped 100,000-link chain would be freed recursively and overflow the stack.
+        releaseOnFreshStack(consume handlers)
     }
 
     // MARK: - Inspecting

@@ -1,4 +1,4 @@
-import Dispatch
+import PromiseInterface
 
 /// Errors the AY promises reject with for bad input.
 ///
@@ -91,15 +91,23 @@ public struct AYRaceRejectedError: Error, CustomStringConvertible {
 /// overflow. When the errors held here are combinator errors themselves, they are let go from a
 /// global-queue block instead: one level per hop, as a pending promise lets go of its handlers.
 final class AYNestedErrors: Sendable {
-    let errors: [any Error]
+    /// Guards the errors; a mutex only so that `deinit` can take them out and hand over the only
+    /// reference (`releaseOnFreshStack`): a copy would leave this object's own reference to be
+    /// released last, on this stack.
+    private let storage: PromiseMutex<[any Error]>
 
     init(_ errors: [any Error]) {
-        self.errors = errors
+        storage = PromiseMutex(errors)
     }
 
+    var errors: [any Error] { storage.withLock { $0 } }
+
     deinit {
+        let errors = storage.withLock { errors in
+            defer { errors = [] }
+            return errors
+        }
         guard errors.contains(where: { $0 is AYAllRejectedError || $0 is AYRaceRejectedError }) else { return }
-        let errors = errors
-        DispatchQueue.global().async { withExtendedLifetime(errors) {} }
+        releaseOnFreshStack(consume errors)
     }
 }

@@ -123,12 +123,9 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         // A promise freed while pending must still leave the group it entered, or
         // `waitForPromises` would wait for it forever.
         fblDispatchGroup.leave()
-        // Its observers hold the next links of a pending chain. Releasing them here would free
-        // those links recursively, one stack frame set per link, and a dropped 100,000-link chain
-        // would overflow the stack; releasing them from a queue frees one link per hop instead.
-        if !observers.isEmpty {
-            DispatchQueue.global().async { withExtendedLifetime(observers) {} }
-        }
+        // Its observers hold the next links of a pending chain: freed here, a dropped
+        // 100,000-link chain would be freed recursively and overflow the stack.
+        if !observers.isEmpty { releaseOnFreshStack(consume observers) }
     }
 
     // MARK: - Settling

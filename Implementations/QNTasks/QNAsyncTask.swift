@@ -75,9 +75,8 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         #endif
         guard let abandoned = machine.withLock({ $0.abandon() }) else { return }
         // The callbacks of a task that never finished may hold the next tasks of a long chain
-        // (each waiting for this one). Releasing them here would free that chain recursively, one
-        // set of stack frames per task; releasing them from a queue frees one task per hop.
-        DispatchQueue.global().async { withExtendedLifetime(abandoned) {} }
+        // (each waiting for this one): freed here, that chain would be freed recursively.
+        releaseOnFreshStack(consume abandoned)
     }
 
     /// Starts the work. Subclasses override it; it runs once, outside the lock, on the thread

@@ -318,9 +318,8 @@ public final class QXPromise: QXObservable {
         let endedObservers = observationCenter.endObservations()
         // Freeing the promise or its observers here would free the next link of a dropped chain
         // from inside this teardown, and so on, one nested teardown per link: a dropped
-        // 100,000-link chain would overflow the stack. Released from a queue, each link is freed
-        // on a fresh stack.
-        DispatchQueue.global().async { withExtendedLifetime((release, endedObservers)) {} }
+        // 100,000-link chain would overflow the stack.
+        releaseOnFreshStack((consume release, consume endedObservers))
     }
 
     // MARK: - Observing settlement
