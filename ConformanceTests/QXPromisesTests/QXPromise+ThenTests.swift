@@ -30,6 +30,37 @@ struct QXThenTests {
         #expect(try await value(of: link) as? Int == 4)
     }
 
+    @Test("a link made from inside a state observer, on the settling thread, runs after the links made before it")
+    func reentrantLinkKeepsOrder() async throws {
+        let queue = DispatchQueue(label: "qx.then.reentrant")
+        let (promise, resolver) = QXPromise.pending(on: queue)
+        let order = Recorder<String>()
+        let kept = Recorder<QXObservation>()
+        try await waitUntil("the link made during the delivery") { done in
+            // Registered first, so the settling thread tells it before the two links below; its
+            // handler runs on that thread, in the middle of the delivery, and makes a third link.
+            kept.record(
+                promise.observe(\.state) { promise, change in
+                    guard change.newValue == .fulfilled else { return }
+                    promise.then(on: queue) { value in
+                        order.record("made during the delivery")
+                        done()
+                        return value
+                    }
+                })
+            promise.then(on: queue) { value in
+                order.record("first")
+                return value
+            }
+            promise.then(on: queue) { value in
+                order.record("second")
+                return value
+            }
+            resolver.fulfill(1)
+        }
+        #expect(order.all == ["first", "second", "made during the delivery"])
+    }
+
     @Test("a throw from the block rejects the link")
     func throwRejects() async throws {
         let link = QXPromise(fulfilledWith: 1).then(on: .global()) { _ in throw TestError(5) }

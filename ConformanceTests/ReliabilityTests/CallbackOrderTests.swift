@@ -173,33 +173,41 @@ struct CallbackOrderTests {
 /// Lets the settling thread go once the registering thread has made its first registrations.
 ///
 /// The settling thread spins (yielding) instead of sleeping: woken from a sleep it would settle
-/// only after the registering thread had long finished, and the rounds would not overlap.
+/// only after the registering thread had long finished, and the rounds would not overlap. The spin
+/// ends after ``defaultTestTimeout`` at the latest (the round then simply does not overlap).
 final class ReleaseFlag: Sendable {
     private let released = Atomic<Bool>(false)
 
     func release() { released.store(true, ordering: .releasing) }
 
     func waitForRelease() {
-        while !released.load(ordering: .acquiring) { sched_yield() }
+        let deadline = ContinuousClock.now + defaultTestTimeout
+        while !released.load(ordering: .acquiring), ContinuousClock.now < deadline { sched_yield() }
     }
 }
 
 /// A pending AY promise and the function that resolves it, made with AY's own
-/// `asyncWithResolve` (whose block runs on a global queue; this waits for it, with a timeout).
+/// `asyncWithResolve`, whose block runs on a global queue and hands the function over.
 struct AYPendingPromise: Sendable {
     let promise: AYPromise
-    let resolve: AYResolve
+    private let handedOver = Recorder<AYResolve>()
+    private let ready = DispatchSemaphore(value: 0)
 
     init() {
-        let handedOver = Recorder<AYResolve>()
-        let ready = DispatchSemaphore(value: 0)
+        let handedOver = handedOver
+        let ready = ready
         promise = AYPromise.asyncWithResolve { resolve in
             handedOver.record(resolve)
             ready.signal()
         }
-        guard ready.wait(timeout: .now() + defaultTestTimeout.timeInterval) == .success,
-            let resolve = handedOver.all.first
-        else { preconditionFailure("asyncWithResolve did not run its block in time") }
-        self.resolve = resolve
+    }
+
+    /// Resolves the promise once its block has handed the function over (the settling thread
+    /// waits for that, with a timeout: if it never comes, the round's callbacks never run and the
+    /// test fails on its wait for them).
+    func resolve(_ value: PromiseValue) {
+        guard ready.wait(timeout: .now() + defaultTestTimeout.timeInterval) == .success else { return }
+        ready.signal()  // for a later call
+        handedOver.all.first?(value)
     }
 }

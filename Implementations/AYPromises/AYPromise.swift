@@ -73,7 +73,7 @@ public final class AYPromise: Sendable {
         guard !handlers.isEmpty else { return }
         // The handlers of a pending promise hold the next links of its chain: freed here, a
         // dropped 100,000-link chain would be freed recursively and overflow the stack.
-        releaseOnFreshStack(consume handlers)
+        releaseIteratively(consume handlers)
     }
 
     // MARK: - Inspecting

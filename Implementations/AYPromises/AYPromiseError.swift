@@ -88,12 +88,13 @@ public struct AYRaceRejectedError: Error, CustomStringConvertible {
 /// Combinators nest (`acc = AYPromise.all([acc, p])` in a loop), and so do their errors: the
 /// outermost error of 100,000 nested `all`s wraps 100,000 levels. Freeing that from one stack
 /// would free each level from the previous one's release, one set of frames per level, and
-/// overflow. When the errors held here are combinator errors themselves, they are let go from a
-/// global-queue block instead: one level per hop, as a pending promise lets go of its handlers.
+/// overflow. When the errors held here are combinator errors themselves, they are let go through
+/// `releaseIteratively` instead: one level after another, as a pending promise lets go of its
+/// handlers.
 final class AYNestedErrors: Sendable {
     /// Guards the errors; a mutex only so that `deinit` can take them out and hand over the only
-    /// reference (`releaseOnFreshStack`): a copy would leave this object's own reference to be
-    /// released last, on this stack.
+    /// reference (`releaseIteratively`): a copy would leave this object's own reference to be
+    /// released last, nested.
     private let storage: PromiseMutex<[any Error]>
 
     init(_ errors: [any Error]) {
@@ -108,6 +109,6 @@ final class AYNestedErrors: Sendable {
             return errors
         }
         guard errors.contains(where: { $0 is AYAllRejectedError || $0 is AYRaceRejectedError }) else { return }
-        releaseOnFreshStack(consume errors)
+        releaseIteratively(consume errors)
     }
 }

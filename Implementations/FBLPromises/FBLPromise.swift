@@ -125,7 +125,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         fblDispatchGroup.leave()
         // Its observers hold the next links of a pending chain: freed here, a dropped
         // 100,000-link chain would be freed recursively and overflow the stack.
-        if !observers.isEmpty { releaseOnFreshStack(consume observers) }
+        if !observers.isEmpty { releaseIteratively(consume observers) }
     }
 
     // MARK: - Settling

@@ -76,7 +76,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         guard let abandoned = machine.withLock({ $0.abandon() }) else { return }
         // The callbacks of a task that never finished may hold the next tasks of a long chain
         // (each waiting for this one): freed here, that chain would be freed recursively.
-        releaseOnFreshStack(consume abandoned)
+        releaseIteratively(consume abandoned)
     }
 
     /// Starts the work. Subclasses override it; it runs once, outside the lock, on the thread
@@ -168,16 +168,17 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     final func finish(_ outcome: QNTaskOutcome<Result>) -> Bool {
         let action = machine.withLock { $0.finish(outcome) }
         guard case .notify(let observers, let outcome, _) = action else { return false }
-        deliver(outcome, to: observers)
+        if !observers.isEmpty { deliver(outcome, to: observers) }
         return true
     }
 
     /// Tells `observers` the outcome, in registration order, then those registered while they
-    /// were told (queued by the state machine, which is delivering meanwhile), in a loop: the
-    /// order of registration holds whichever thread finishes the task.
+    /// were told (queued by the state machine, which is delivering meanwhile), in a loop until
+    /// the state machine says none are left and stops delivering: the order of registration
+    /// holds whichever thread finishes the task. Called only when the machine entered that state.
     private func deliver(_ outcome: QNTaskOutcome<Result>, to observers: [Observer]) {
         var batch = observers
-        while !batch.isEmpty {
+        while true {
             for observer in batch { observer.notify(outcome) }
             guard let next = machine.withLock({ $0.nextObservers() }) else { return }
             batch = next
@@ -209,9 +210,10 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         // The task is cancelled from here on. A handler may cancel another task (a serial task's
         // handler cancels its running sub-task, down a whole `then` chain): the drain runs those
         // nested cancellations' side effects in a loop, so the stack stays flat.
+        let delivering = !handlers.isEmpty || !observers.isEmpty  // as the state machine decided
         QNCancellationDrain.run {
             for handler in handlers { handler() }
-            self.deliver(.cancelled, to: observers)
+            if delivering { self.deliver(.cancelled, to: observers) }
             withExtendedLifetime(released) {}
         }
         return true

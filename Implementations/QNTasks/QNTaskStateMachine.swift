@@ -189,7 +189,9 @@ struct QNTaskStateMachine<Result: Sendable> {
         phase = .finished(.cancelled)
         let released = pending
         pending = Pending()
-        isDelivering = !released.observers.isEmpty
+        // Delivering also while the handlers run: they come before every observer, including
+        // one registered meanwhile.
+        isDelivering = !released.observers.isEmpty || !released.cancelHandlers.isEmpty
         return .cancelled(handlers: released.orderedCancelHandlers, observers: released.observers, released: released)
     }
 

@@ -28,7 +28,10 @@ import PromiseInterface
 /// its `.initial` notification carries the new value. This is what keeps the callbacks of
 /// promise links chained one after another in order (Promises/A+ 2.2.6) when another thread
 /// settles the promise meanwhile. An observer added from inside a handler, on the thread that is
-/// delivering the change, is told of later changes only, as with KVO.
+/// delivering the change, is told of later changes only, as with KVO. Only the newest change of a
+/// key path is joined; when several threads change one key path at once, an observer added
+/// meanwhile may be told their changes in any order, and one before its `.initial`
+/// notification, as with KVO.
 public final class QXObservationCenter<Object: AnyObject & Sendable, Properties: Sendable>: Sendable {
     /// What one notification is about, before each observer picks out its own key path.
     enum Event: Sendable {
@@ -58,6 +61,9 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         /// Observers of `keyPath` added since the snapshot, in registration order: the changing
         /// thread tells them after the snapshot's observers.
         var joined: [Entry] = []
+        /// A later change of the same key path has begun: an observer added now reads the value
+        /// after that one, so it has nothing to learn from this change and does not join it.
+        var isSuperseded = false
     }
 
     struct Registry {
@@ -83,6 +89,9 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             guard !observers.isEmpty else { return nil }
             let id = nextDeliveryID
             nextDeliveryID &+= 1
+            for index in deliveries.indices where deliveries[index].keyPath == keyPath {
+                deliveries[index].isSuperseded = true
+            }
             deliveries.append(Delivery(id: id, thread: .current, keyPath: keyPath, old: old, new: properties))
             return id
         }
@@ -100,14 +109,19 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             return joined
         }
 
-        /// The deliveries of `keyPath` under way on other threads, oldest first, and the value an
-        /// observer added now must see first: from before the oldest of them (the current one if
-        /// none).
-        func deliveriesUnderWay(of keyPath: AnyKeyPath) -> (initial: Properties, changes: [Delivery]) {
+        /// The newest change of `keyPath`, if it is still being delivered (on another thread, or
+        /// on this one if `onThisThread`), and the value an observer added now must see first:
+        /// from before that change, or the current one.
+        func deliveryUnderWay(
+            of keyPath: AnyKeyPath, onThisThread: Bool
+        ) -> (initial: Properties, changes: [Delivery]) {
             guard !deliveries.isEmpty else { return (properties, []) }
             let thread = QXThreadID.current
-            let changes = deliveries.filter { $0.keyPath == keyPath && $0.thread != thread }
-            return (changes.first?.old ?? properties, changes)
+            guard
+                let newest = deliveries.last(where: { $0.keyPath == keyPath && !$0.isSuperseded }),
+                onThisThread || newest.thread != thread
+            else { return (properties, []) }
+            return (newest.old, [newest])
         }
 
         /// Adds `entry` to each of `changes` still under way; returns the changes of those that
@@ -179,10 +193,17 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
     }
 
     /// Registers an observer; see ``QXObservable/observe(_:options:changeHandler:)``.
+    ///
+    /// - Parameter joiningOnDeliveringThread: Whether an observer added from inside a handler, on
+    ///   the thread delivering a change of `keyPath`, joins that change (told after the others)
+    ///   instead of seeing later changes only, as a KVO observer does. A promise's own
+    ///   `whenSettled` joins: a `then` made inside a handler while the promise settles must not
+    ///   overtake links made before it.
     func addObserver<Value: Sendable>(
         of object: Object,
         _ keyPath: any KeyPath<Properties, Value> & Sendable,
         options: QXObservingOptions,
+        joiningOnDeliveringThread: Bool = false,
         changeHandler: @escaping @Sendable (Object, QXObservedChange<Value>) -> Void
     ) -> QXObservation {
         let flag = QXObservationFlag()
@@ -201,7 +222,8 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
                 return (registry.properties, [])
             }
             registry.entries.append(entry)
-            let (initial, underWay) = registry.deliveriesUnderWay(of: anyKeyPath)
+            let (initial, underWay) = registry.deliveryUnderWay(
+                of: anyKeyPath, onThisThread: joiningOnDeliveringThread)
             guard wantsInitial else {
                 // No `.initial` notification to send first: it joins the changes under way now.
                 _ = registry.enter(entry, into: underWay)
@@ -327,10 +349,10 @@ struct QXThreadID: Equatable, Sendable {
 
     /// The calling thread.
     static var current: QXThreadID {
-        #if canImport(Darwin)
-            QXThreadID(raw: UInt(bitPattern: pthread_self()))
+        #if canImport(Glibc)
+            QXThreadID(raw: UInt(pthread_self()))  // an unsigned integer on glibc
         #else
-            QXThreadID(raw: UInt(pthread_self()))
+            QXThreadID(raw: UInt(bitPattern: pthread_self()))  // a pointer on Darwin and musl
         #endif
     }
 }

@@ -319,7 +319,7 @@ public final class QXPromise: QXObservable {
         // Freeing the promise or its observers here would free the next link of a dropped chain
         // from inside this teardown, and so on, one nested teardown per link: a dropped
         // 100,000-link chain would overflow the stack.
-        releaseOnFreshStack((consume release, consume endedObservers))
+        releaseIteratively((consume release, consume endedObservers))
     }
 
     // MARK: - Observing settlement
@@ -331,7 +331,11 @@ public final class QXPromise: QXObservable {
     /// the settling thread (or inside this call, if already settled).
     func whenSettled(on queue: DispatchQueue?, _ handler: @escaping @Sendable (QXOutcome) -> Void) {
         let once = QXOneShot(handler)
-        let observation = observe(\.state, options: [.initial, .new]) { promise, change in
+        // Joins a `state` change this thread is delivering: a link made from inside a handler
+        // while the promise settles must not overtake links made before it (Promises/A+ 2.2.6).
+        let observation = observationCenter.addObserver(
+            of: self, \.state, options: [.initial, .new], joiningOnDeliveringThread: true
+        ) { promise, change in
             guard let state = change.newValue, state != .pending, let handler = once.fire(),
                 let outcome = promise.outcome
             else { return }
