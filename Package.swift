@@ -151,6 +151,23 @@ let package = Package(
             path: "Benchmarks/compare",
             swiftSettings: strictSettings
         ),
+        // Exact allocation counts per operation of each design, for `AllocationBudgetTests`; its own
+        // process, since the malloc interposer replaces `malloc` for everything in it.
+        .executableTarget(
+            name: "AllocationCounter",
+            dependencies: [
+                "PromiseInterface", "FBLPromises", "AYPromises",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ],
+            path: "Benchmarks/AllocationCounter",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AllocationBudgetTests",
+            dependencies: ["TestSupport"],
+            path: "ConformanceTests/AllocationBudgetTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CompareKitTests",
             dependencies: ["CompareKit"],

@@ -1,0 +1,86 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Exact allocation counts per operation, as SwiftNIO's allocation-counter tests pin them: an
+/// extra allocation on a hot path fails CI, deterministically, where a timing goal could not.
+///
+/// The counts come from the `AllocationCounter` tool (Benchmarks/AllocationCounter), which
+/// `swift build` and `swift test` build beside this test bundle and which counts with ordo-one's
+/// malloc-interposer in a process of its own. They are debug-build counts, as `swift test`
+/// builds; `compare`'s release figures are in Reports/benchmarks.md (see
+/// Reports/performance.md for where they differ).
+@Suite("Allocation budgets")
+struct AllocationBudgetTests {
+    /// Allocations per unit of each operation, in the debug build `swift test` makes (a release
+    /// build allocates less: Reports/performance.md). Lower a budget when an operation gets
+    /// cheaper: the test fails on any difference, so that the figure here stays the truth.
+    static let budgets: [String: Int] = [
+        // The promise `then` returns and its observer, which captures the callback itself.
+        "FBL pending promise with one then": 3,
+        // The above, plus GCD's block for the callback, and the debug build's unspecialised
+        // resolution procedure and `Result` boxing.
+        "FBL chain link": 7,
+        "FBL fan-out observer": 9,
+        // `observe`'s two callbacks and its observer, per input.
+        "FBL all input": 3,
+        "AY pending promise with one then": 10,
+        "AY chain link": 10,
+        "AY fan-out observer": 12,
+        "AY all input": 3,
+    ]
+
+    struct Count: Decodable {
+        let design: String
+        let operation: String
+        /// Per unit, rounded (see the tool for why a few thousandths are not an allocation).
+        let allocations: Int
+        /// Per unit, as measured.
+        let measured: Double
+        var key: String { "\(design) \(operation)" }
+    }
+
+    @Test(
+        "every operation allocates exactly its budget",
+        .disabled(if: Sanitizer.isActive, "the sanitizers replace malloc themselves; the plain run checks the budgets"))
+    func budgets() async throws {
+        let counts = try await offPool("AllocationCounter", timeout: longTimeout(.seconds(120))) {
+            try Self.runCounter()
+        }
+        #expect(Set(counts.map(\.key)) == Set(Self.budgets.keys), "operations measured vs budgeted")
+        for count in counts {
+            guard let budget = Self.budgets[count.key] else { continue }
+            #expect(count.allocations == budget, "\(count.key): \(count.measured) allocations, budget \(budget)")
+        }
+    }
+
+    /// Runs the tool that `swift build` put next to this test bundle and decodes its lines.
+    static func runCounter() throws -> [Count] {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let tool = bundle.appendingPathComponent("AllocationCounter")
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            throw CounterMissing(path: tool.path)
+        }
+        let process = Process()
+        process.executableURL = tool
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CounterFailed(status: process.terminationStatus) }
+        return try String(decoding: data, as: UTF8.self)
+            .split(separator: "\n")
+            .map { try JSONDecoder().decode(Count.self, from: Data($0.utf8)) }
+    }
+
+    struct CounterMissing: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "no AllocationCounter at \(path): build the package (`swift build`) first" }
+    }
+
+    struct CounterFailed: Error, CustomStringConvertible {
+        let status: Int32
+        var description: String { "AllocationCounter exited with status \(status)" }
+    }
+}
