@@ -45,7 +45,7 @@ struct Benchmark: ParsableCommand {
     @Option(
         name: .customLong("design"),
         help:
-            "Run only this contender (repeatable): \(allContenders.map(\.info.name).joined(separator: ", ")). GCD always runs: ratios need it."
+            "Run only this contender (repeatable): \(allContenders.map(\.info.name).joined(separator: ", ")). GCD always runs: ratios need it. Experiments, run only when named: \(experimentalContenders.map(\.info.name).joined(separator: ", "))."
     )
     var designs: [String] = []
 
@@ -61,10 +61,11 @@ struct Benchmark: ParsableCommand {
         if let repetitions, repetitions < 1 {
             throw ValidationError("--repetitions must be at least 1 (got \(repetitions)).")
         }
-        let known = Set(allContenders.map { $0.info.name.lowercased() })
+        let known = Set((allContenders + experimentalContenders).map { $0.info.name.lowercased() })
         for name in designs where !known.contains(name.lowercased()) {
             throw ValidationError(
-                "Unknown contender '\(name)'. Known: \(allContenders.map(\.info.name).joined(separator: ", ")).")
+                "Unknown contender '\(name)'. Known: \((allContenders + experimentalContenders).map(\.info.name).joined(separator: ", "))."
+            )
         }
     }
 
@@ -77,7 +78,7 @@ struct Benchmark: ParsableCommand {
                 scenarios: scenarios.isEmpty ? Scenario.allCases : Scenario.allCases.filter(scenarios.contains),
                 contenders: allContenders.filter {
                     wanted.isEmpty || wanted.contains($0.info.name.lowercased()) || $0.info.name == "GCD"
-                },
+                } + experimentalContenders.filter { wanted.contains($0.info.name.lowercased()) },
                 repetitions: repetitions ?? (quick ? 3 : 10),
                 warmups: 1,
                 quick: quick

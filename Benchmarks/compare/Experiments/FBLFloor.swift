@@ -1,0 +1,318 @@
+import CompareKit
+import Dispatch
+import Foundation
+import PromiseInterface
+
+// An experiment, not a design: the least a promise can do and still keep FBL's contract, to find
+// FBL's floor by measurement instead of by argument (Reports/performance.md, "FBL's floor").
+//
+// The contract kept by the full variant:
+// - every callback runs asynchronously on the queue it was given, never on the settling stack;
+// - every pending promise and every dispatched callback is counted in one process-wide dispatch
+//   group (what `waitForPromises` waits on);
+// - the first settle wins;
+// - a callback that returns a promise of the same kind is adopted;
+// - an error value rejects (google's current rule: a value whose dynamic type is an `NSError`).
+//
+// What it leaves out of FBL: the `Resolution` enum and `Result {}` wrapping of `chain`, the
+// assimilation of foreign thenables (checked only when the value's dynamic type differs from
+// `Value`, which for a struct it never does), the debug leak tracker, the adoption-cycle walk,
+// `mayBePending`, ordered hand-out under a concurrent settle. The variants switch parts of the
+// contract off to price them: `Floor+casts` checks every value with the per-value casts FBL used
+// (`as? any Error`, `as? any Thenable`); `Floor-bare` has no dispatch group and no checks at all.
+//
+// Run: swift run -c release compare --scenario chain --design FBL --design Floor --design Floor+casts --design Floor-bare
+
+/// What a variant keeps of the contract; resolved at compile time (the class is specialised).
+protocol FloorPolicy: Sendable {
+    /// Counts pending promises and callbacks in the process-wide group.
+    static var usesGroup: Bool { get }
+    /// Checks each value for a promise to adopt and an error to reject with.
+    static var checksValues: Bool { get }
+    /// Checks with FBL's per-value casts instead of deciding by the value's type.
+    static var castsEveryValue: Bool { get }
+}
+
+enum FloorContract: FloorPolicy {
+    static var usesGroup: Bool { true }
+    static var checksValues: Bool { true }
+    static var castsEveryValue: Bool { false }
+}
+
+enum FloorWithCasts: FloorPolicy {
+    static var usesGroup: Bool { true }
+    static var checksValues: Bool { true }
+    static var castsEveryValue: Bool { true }
+}
+
+enum FloorBare: FloorPolicy {
+    static var usesGroup: Bool { false }
+    static var checksValues: Bool { false }
+    static var castsEveryValue: Bool { false }
+}
+
+/// The process-wide group of the floor promises (FBL's `dispatchGroup`).
+let floorGroup = DispatchGroup()
+
+/// A minimal promise keeping the contract of its policy.
+final class FloorPromise<Value: Sendable, Policy: FloorPolicy>: Sendable {
+    typealias Observer = @Sendable (Result<Value, any Error>) -> Void
+
+    /// Observers in registration order, the first inline.
+    struct Observers {
+        var first: Observer?
+        var rest: [Observer] = []
+    }
+
+    struct State {
+        var result: Result<Value, any Error>?
+        var observers = Observers()
+    }
+
+    /// Guards the outcome and the observers.
+    let state: PromiseMutex<State>
+
+    init() {
+        state = PromiseMutex(State())
+        if Policy.usesGroup { floorGroup.enter() }
+    }
+
+    init(_ value: Value) {
+        state = PromiseMutex(State(result: .success(value)))
+    }
+
+    func settle(_ result: Result<Value, any Error>) {
+        // The observers leave the lock in their struct: a tuple of closures would be re-abstracted
+        // on the way out, two allocations per settle (seen in a malloc profile).
+        let taken: Observers? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.observers = Observers() }
+            return state.observers
+        }
+        guard let taken else { return }
+        if let first = taken.first {
+            first(result)
+            for observer in taken.rest { observer(result) }
+        }
+        if Policy.usesGroup { floorGroup.leave() }
+    }
+
+    func reject(_ error: any Error) { settle(.failure(error)) }
+
+    /// The resolution procedure.
+    func resolve(_ value: Value) {
+        guard Policy.checksValues else { return settle(.success(value)) }
+        if Policy.castsEveryValue {
+            if let promise = value as? FloorPromise<Value, Policy> { return adopt(promise) }
+            if value is any Thenable { return settle(.failure(CancellationError())) }  // not exercised
+            if let error = value as? any Error { return settle(.failure(error)) }
+            return settle(.success(value))
+        }
+        // A value whose dynamic type is `Value` itself (always, for a struct) can be neither a
+        // promise of this kind nor an `NSError` unless `Value` is: decided by the type, which the
+        // optimiser folds for a concrete `Value`.
+        if type(of: value) == Value.self {
+            if Value.self is FloorPromise<Value, Policy>.Type, let promise = value as? FloorPromise<Value, Policy> {
+                return adopt(promise)
+            }
+            if Value.self is NSError.Type, let error = value as? NSError { return settle(.failure(error)) }
+            return settle(.success(value))
+        }
+        if let promise = value as? FloorPromise<Value, Policy> { return adopt(promise) }
+        if type(of: value) is NSError.Type, let error = value as? NSError { return settle(.failure(error)) }
+        settle(.success(value))
+    }
+
+    func adopt(_ promise: FloorPromise<Value, Policy>) {
+        promise.observe { result in self.settle(result) }
+    }
+
+    func observe(_ observer: @escaping Observer) {
+        let now: Result<Value, any Error>? = state.withLock { state in
+            if let result = state.result { return result }
+            if state.observers.first == nil {
+                state.observers.first = observer
+            } else {
+                state.observers.rest.append(observer)
+            }
+            return nil
+        }
+        if let now { observer(now) }
+    }
+
+    @discardableResult
+    func then<Next: Sendable>(
+        on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Next
+    ) -> FloorPromise<Next, Policy> {
+        let next = FloorPromise<Next, Policy>()
+        // Closure literals passed straight to `async`: a closure held in a variable first costs a
+        // reabstraction context per dispatch (measured: 6 allocations per link instead of 4).
+        observe { result in
+            if Policy.usesGroup {
+                queue.async(group: floorGroup) {
+                    switch result {
+                    case .success(let value): next.resolve(work(value))
+                    case .failure(let error): next.reject(error)
+                    }
+                }
+            } else {
+                queue.async {
+                    switch result {
+                    case .success(let value): next.resolve(work(value))
+                    case .failure(let error): next.reject(error)
+                    }
+                }
+            }
+        }
+        return next
+    }
+
+    @discardableResult
+    func `catch`(
+        on queue: DispatchQueue, _ handler: @escaping @Sendable (any Error) -> Void
+    ) -> FloorPromise<Value, Policy> {
+        let next = FloorPromise<Value, Policy>()
+        observe { result in
+            queue.async(group: floorGroup) {
+                switch result {
+                case .success(let value): next.resolve(value)
+                case .failure(let error):
+                    handler(error)
+                    next.reject(error)
+                }
+            }
+        }
+        return next
+    }
+}
+
+/// The floor prototype as a `compare` column (experimental: run only when named with `--design`).
+///
+/// Not generic itself: a generic contender is called through its protocol witness unspecialised,
+/// and would measure the generic runtime instead of the prototype (it did: 6 allocations per link
+/// instead of 3). Each variant calls `FloorRunner` with its concrete policy, which the optimiser
+/// specialises.
+struct FloorContender: Contender {
+    enum Variant { case contract, withCasts, bare }
+
+    let info: ContenderInfo
+    let variant: Variant
+    private let queues = FloorQueues()
+
+    init(_ variant: Variant, name: String, summary: String) {
+        self.variant = variant
+        info = ContenderInfo(name: name, kind: .baseline, summary: summary)
+    }
+
+    func supports(_ scenario: Scenario) -> Bool {
+        [.single, .single2, .single3, .concurrent, .chain, .errors, .fanOut].contains(scenario)
+    }
+
+    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+        switch variant {
+        case .contract: try FloorRunner<FloorContract>.run(scenario, inputs, clock: clock, queues)
+        case .withCasts: try FloorRunner<FloorWithCasts>.run(scenario, inputs, clock: clock, queues)
+        case .bare: try FloorRunner<FloorBare>.run(scenario, inputs, clock: clock, queues)
+        }
+    }
+
+    func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
+        switch variant {
+        case .contract: try FloorRunner<FloorContract>.holdPending(count: count, meter: meter, queues)
+        case .withCasts: try FloorRunner<FloorWithCasts>.holdPending(count: count, meter: meter, queues)
+        case .bare: try FloorRunner<FloorBare>.holdPending(count: count, meter: meter, queues)
+        }
+    }
+}
+
+struct FloorQueues: Sendable {
+    let serial = DispatchQueue(label: "compare.floor.serial")
+    let concurrent = DispatchQueue(label: "compare.floor.concurrent", attributes: .concurrent)
+}
+
+/// The scenarios for one variant, specialised per policy.
+enum FloorRunner<Policy: FloorPolicy> {
+    typealias Promise = FloorPromise<Int, Policy>
+
+    static func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock, _ queues: FloorQueues) throws -> Int {
+        let n = inputs.size
+        let serial = queues.serial
+        switch scenario {
+        case .single, .single2, .single3:
+            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
+            let done = Countdown(n)
+            for _ in 0..<n {
+                var promise = Promise(1)
+                for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
+                promise.then(on: serial) { done.tick($0 + 1) }
+            }
+            return try done.sum("floor single")
+        case .concurrent:
+            let done = Countdown(n)
+            let promises = (0..<n).map { _ in Promise() }
+            for promise in promises { promise.then(on: queues.concurrent) { done.tick($0 * 2) } }
+            clock.markBuilt()
+            for (index, promise) in promises.enumerated() { promise.resolve(index) }
+            return try done.sum("floor concurrent")
+        case .fanOut:
+            let done = Countdown(n)
+            let root = Promise()
+            for _ in 0..<n { root.then(on: serial) { done.tick($0) } }
+            clock.markBuilt()
+            root.resolve(1)
+            return try done.sum("floor fan-out")
+        case .chain, .errors:
+            let root = Promise()
+            var last = root
+            for _ in 0..<n { last = last.then(on: serial) { $0 + 1 } }
+            let result = Handoff<Int>()
+            last.then(on: serial) { result.put($0) }
+                .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
+            clock.markBuilt()
+            if scenario == .chain { root.resolve(0) } else { root.reject(ChainError(code: Scenario.errorCode)) }
+            return try result.take("floor chain")
+        default:
+            return -1
+        }
+    }
+
+    static func holdPending(count: Int, meter: AllocationMeter, _ queues: FloorQueues) throws -> () throws -> Void {
+        let done = Countdown(count)
+        let serial = queues.serial
+        var roots: [Promise] = []
+        var thens: [FloorPromise<Void, Policy>] = []
+        roots.reserveCapacity(count)
+        thens.reserveCapacity(count)
+        meter.measure {
+            for _ in 0..<count {
+                let root = Promise()
+                roots.append(root)
+                thens.append(root.then(on: serial) { done.tick($0) })
+            }
+        }
+        return { [roots, thens] in
+            withExtendedLifetime(thens) {
+                for root in roots { root.resolve(1) }
+            }
+            _ = try done.sum("floor pending")
+        }
+    }
+}
+
+/// Columns that run only when named (`--design Floor`): experiments, not part of the report.
+let experimentalContenders: [any Contender] = [
+    FloorContender(
+        .contract, name: "Floor",
+        summary:
+            "experiment: FBL's contract at its least (group, async callbacks, first settle wins, adoption, NSError rejects)"
+    ),
+    FloorContender(
+        .withCasts, name: "Floor+casts",
+        summary: "experiment: the floor checking every value with FBL's per-value casts"
+    ),
+    FloorContender(
+        .bare, name: "Floor-bare",
+        summary: "experiment: lock, observers and async callbacks only (no group, no checks)"
+    ),
+]
