@@ -86,7 +86,7 @@ public enum MarkdownReport {
         guard !designs.isEmpty else { return "" }
         let peer = Targets.peerReference
         var md = "## Targets\n\n"
-        md += "Goals from the project's benchmark issue, checked here and never in tests. For scale, a popular "
+        md += "The project's goals for each design, checked here and never in tests. For scale, a popular "
         md += "Swift promise library on this machine: "
         md += Targets.scenarios.compactMap { id in peer.ratios[id].map { "\(id) \(Format.ratio($0))" } }
             .joined(separator: ", ")

@@ -1,4 +1,4 @@
-/// The goals the report checks each design against (issue 6), read from the report and never
+/// The goals the report checks each design against (the project's goals), read from the report and never
 /// asserted in a test: timings on a shared machine are evidence, not pass/fail gates.
 public enum Targets {
     /// A popular Swift promise library measured on the project's machine, as ratios to raw GCD in

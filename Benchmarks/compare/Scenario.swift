@@ -1,4 +1,4 @@
-/// The scenarios `compare` measures: seed 000's situations, google/promises' published benchmark
+/// The scenarios `compare` measures: the FBPromise talk's situations (Reports/originals.md), google/promises' published benchmark
 /// shapes, and growth curves.
 ///
 /// Each has an expected result that every contender must produce before it is timed.
@@ -71,8 +71,8 @@ enum Scenario: String, CaseIterable, Sendable {
         case .errors:
             return "A rejected root and a chain of N `then`s that must all be skipped, ending in one error handler."
         case .workflow:
-            return "Seed 000's series + parallel case: get a user, then their 10 contacts, then all 10 avatars in "
-                + "parallel; every service call is simulated I/O as a hop to a concurrent queue and back (no "
+            return "The FBPromise talk's series + parallel case: get a user, then their 10 contacts, then all "
+                + "10 avatars in parallel; every service call is simulated I/O as a hop to a concurrent queue and back (no "
                 + "sleeps). N workflows run one after another."
         case .checkout:
             return "Order, then pay, then check, with one error handler; the payment fails for one order in ten "

@@ -24,7 +24,7 @@ struct FBLCatchTests {
         #expect(seen.all.isEmpty)
     }
 
-    @Test("the seed's checkout flow: one catch handles a failure anywhere in the chain")
+    @Test("the checkout article's flow: one catch handles a failure anywhere in the chain")
     func checkoutFlow() async throws {
         let steps = Recorder<String>()
         let caught = Recorder<String>()

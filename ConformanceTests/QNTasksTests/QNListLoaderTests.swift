@@ -4,7 +4,7 @@ import QNTasks
 import TestSupport
 import Testing
 
-// The seed's QNListLoader: load the local cache, show it through the progress monitor, then load
+// The FBPromise talk's QNListLoader (Reports/originals.md): load the local cache, show it through the progress monitor, then load
 // from the network, then aggregate. The services are fakes whose latency is queue hops.
 
 private let localTaskID = "QNListLoader.local"
@@ -65,7 +65,7 @@ private final class FakeServer: Sendable {
     }
 }
 
-/// The loader's serial task, as the seed builds it.
+/// The loader's serial task, as the FBPromise talk builds it.
 private func makeLoader(
     cache: FakeCache, server: FakeServer, remoteIsOptional: Bool, events: Recorder<String>
 )
@@ -82,7 +82,7 @@ private func makeLoader(
         ],
         progressMonitor: { subState in
             #expect(MainQueue.isCurrent)
-            // Show the cached list at once, before the network answers (the seed's finishedBlock).
+            // Show the cached list at once, before the network answers (the talk's finishedBlock).
             if subState.taskID == localTaskID, let cached = subState.result(as: ListResponse.self) {
                 events.record("shown \(cached.items.joined(separator: ","))")
             }
@@ -98,7 +98,7 @@ private func makeLoader(
     )
 }
 
-@Suite("QN list loader (the seed's flow)")
+@Suite("QN list loader (the FBPromise talk's flow)")
 struct QNListLoaderTests {
     @Test("cache shown first, then the remote list, then aggregated")
     func happyPath() async throws {

@@ -8,7 +8,7 @@ import QXPromises
 import TestSupport
 import Testing
 
-// Scenario 6: the checkout workflow of seed 001: order, then pay, then check, with one error
+// Scenario 6: the checkout workflow of the checkout article (Reports/originals.md): order, then pay, then check, with one error
 // handler for the whole flow. The payment can be declined: then `check` must never be called and
 // the handler must run exactly once. Reports/design-review.md shows these four functions side by
 // side.

@@ -7,7 +7,7 @@ import QXPromises
 import TestSupport
 import Testing
 
-// Scenario 7: the list loader of seed 000: load the local cache and show it to the caller at
+// Scenario 7: the list loader of the FBPromise talk (Reports/originals.md): load the local cache and show it to the caller at
 // once, then load the remote list, then aggregate the two. Variants: the remote request fails
 // (the cache was shown, the caller gets the error once), and the caller cancels while the remote
 // request is in flight. QN cancels by design; the promise designs cannot cancel a promise, so

@@ -3,7 +3,7 @@ import PromiseInterface
 
 /// Sub-tasks run at once, finished by a policy: all of them, or the first success.
 ///
-/// Not in the seed (which names "several in parallel" as a common scenario): added so the design
+/// Not in the original (whose source, the FBPromise talk, names "several in parallel" as a common scenario): added so the design
 /// covers it.
 ///
 /// - ``init(taskID:all:)``: succeeds with every result, in the order the sub-tasks were given,

@@ -6,7 +6,7 @@ import Synchronization
 private let qnTaskCounter = Atomic<Int>(0)
 
 /// A unit of asynchronous work that does nothing until started and can be cancelled at any time:
-/// the QN design's answer to the two things the seed says promises cannot do (cancel, and tell how
+/// the QN design's answer to the two things the FBPromise talk says promises cannot do (cancel, and tell how
 /// far along they are).
 ///
 /// A task is `ready` until ``start(on:completion:)``; then `running`; then exactly once

@@ -4,9 +4,9 @@ import PromiseInterface
 import TestSupport
 import Testing
 
-/// The examples of the original's DOC.md (seed 003), in Swift.
-@Suite("AY seed examples")
-struct AYSeedExamplesTests {
+/// The examples of AYPromise's `DOC.md` (https://github.com/alan-yeh/AYPromise), in Swift.
+@Suite("AY examples from AYPromise's DOC.md")
+struct AYDocExamplesTests {
     @Test("then appends to the value: resolve(\"aaa\").then { result + \"bbb\" }")
     func thenExample() async throws {
         let promise = AYPromise.withResolve { resolve in resolve("aaa") }
