@@ -1,3 +1,4 @@
+import Dispatch
 public import PromiseInterface
 
 /// What an operator property returns: call it with a block to chain that block and get the next
@@ -18,9 +19,17 @@ public import PromiseInterface
 /// including a multi-statement block with no `return` (`Void`, which fulfils with `nil`); the
 /// `PromiseValue` ones, `@_disfavoredOverload` so they are only chosen when the generic ones
 /// cannot infer a type, accept `nil` and blocks whose `return`s have different types.
+///
+/// ## Cost
+/// An operator is a plain value (the promise and its ``AYRoute``), and the block is stored as
+/// written, so chaining a block allocates the next promise and one handler, nothing else: a
+/// closure stored in the operator, or one wrapping the block, would be one more allocation per
+/// link (`AllocationBudgetTests` pins the count).
 public struct AYOperator<Input: Sendable>: Sendable {
-    /// Chains a block that takes the input; every overload ends here.
-    let attach: @Sendable (@escaping @Sendable (Input) throws -> PromiseValue) -> AYPromise
+    /// The promise the block is chained to.
+    let source: AYPromise
+    /// Where and with what the block runs.
+    let route: AYRoute<Input>
 
     /// Chains a block that takes the input and returns a value of an inferred type (`Void` for a
     /// block that returns nothing).
@@ -32,7 +41,7 @@ public struct AYOperator<Input: Sendable>: Sendable {
     public func callAsFunction<Result: Sendable>(
         _ block: @escaping @Sendable (Input) throws -> Result
     ) -> AYPromise {
-        attach { input in try block(input) }
+        source.chain(route, AYTypedBlock.takingInput(block))
     }
 
     /// Chains a block that takes no argument (the input is dropped).
@@ -40,7 +49,7 @@ public struct AYOperator<Input: Sendable>: Sendable {
     public func callAsFunction<Result: Sendable>(
         _ block: @escaping @Sendable () throws -> Result
     ) -> AYPromise {
-        attach { _ in try block() }
+        source.chain(route, AYTypedBlock<Input, Result>.takingNothing(block))
     }
 
     /// Chains a block that takes the input and returns a dynamic value (`nil`, or `return`s of
@@ -48,14 +57,14 @@ public struct AYOperator<Input: Sendable>: Sendable {
     @_disfavoredOverload
     @discardableResult
     public func callAsFunction(_ block: @escaping @Sendable (Input) throws -> PromiseValue) -> AYPromise {
-        attach(block)
+        source.chain(route, AYDynamicBlock.takingInput(block))
     }
 
     /// Chains a block that takes no argument and returns a dynamic value.
     @_disfavoredOverload
     @discardableResult
     public func callAsFunction(_ block: @escaping @Sendable () throws -> PromiseValue) -> AYPromise {
-        attach { _ in try block() }
+        source.chain(route, AYDynamicBlock<Input>.takingNothing(block))
     }
 }
 
@@ -69,8 +78,22 @@ public struct AYOperator<Input: Sendable>: Sendable {
 ///
 /// The block rules are those of ``AYOperator``.
 public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sendable {
-    /// The operator for one argument value.
-    let make: @Sendable (Argument) -> AYOperator<Input>
+    /// The promise the block is chained to.
+    let source: AYPromise
+    /// The route for one argument value, or the error for an argument the operator cannot take.
+    /// A function without captures, so that the operator costs no allocation.
+    let route: @Sendable (Argument) throws(AYPromiseError) -> AYRoute<Input>
+
+    /// Chains `block` on the route for `argument`; an invalid argument rejects the next promise
+    /// at once.
+    private func chain<Block: AYChainedBlock>(_ argument: Argument, _ block: Block) -> AYPromise
+    where Block.Input == Input {
+        do {
+            return source.chain(try route(argument), block)
+        } catch {
+            return AYPromise(settled: .failure(error))
+        }
+    }
 
     /// Chains a block that takes the input and returns a value of an inferred type.
     ///
@@ -83,7 +106,7 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
         _ argument: Argument,
         _ block: @escaping @Sendable (Input) throws -> Result
     ) -> AYPromise {
-        make(argument)(block)
+        chain(argument, AYTypedBlock.takingInput(block))
     }
 
     /// Chains a block that takes no argument.
@@ -92,7 +115,7 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
         _ argument: Argument,
         _ block: @escaping @Sendable () throws -> Result
     ) -> AYPromise {
-        make(argument)(block)
+        chain(argument, AYTypedBlock<Input, Result>.takingNothing(block))
     }
 
     /// Chains a block that takes the input and returns a dynamic value.
@@ -102,7 +125,7 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
         _ argument: Argument,
         _ block: @escaping @Sendable (Input) throws -> PromiseValue
     ) -> AYPromise {
-        make(argument)(block)
+        chain(argument, AYDynamicBlock.takingInput(block))
     }
 
     /// Chains a block that takes no argument and returns a dynamic value.
@@ -112,6 +135,109 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
         _ argument: Argument,
         _ block: @escaping @Sendable () throws -> PromiseValue
     ) -> AYPromise {
-        make(argument)(block)
+        chain(argument, AYDynamicBlock<Input>.takingNothing(block))
+    }
+}
+
+/// Where an operator's block runs and what it runs with: the part of an operator that does not
+/// depend on the block (`then` and `thenOn` differ only in `queue`; `then` and `catch` in
+/// `input`).
+struct AYRoute<Input: Sendable>: Sendable {
+    /// The queue the outcome is handed to, and the block runs on.
+    let queue: DispatchQueue
+    /// What the block runs with for an outcome, or ``AYBlockInput/passOn`` when the operator
+    /// passes the outcome on to the next promise unchanged (a rejection reaching `then`). A
+    /// function without captures (but `thenDelay`'s), so that a route costs no allocation.
+    let input: @Sendable (AYOutcome) -> AYBlockInput<Input>
+}
+
+/// What an ``AYRoute`` makes of an outcome.
+enum AYBlockInput<Input: Sendable> {
+    /// Run the block with this input.
+    case run(Input)
+    /// Run the block with this input, this many seconds later (`thenDelay`).
+    case runAfter(seconds: Double, Input)
+    /// Skip the block: the next promise settles as this one did.
+    case passOn
+}
+
+extension AYRoute where Input == PromiseValue {
+    /// `then`'s route: the block runs with the value; a rejection passes on.
+    static func then(on queue: DispatchQueue) -> AYRoute {
+        AYRoute(queue: queue) { outcome in
+            guard case .success(let value) = outcome else { return .passOn }
+            return .run(value)
+        }
+    }
+
+    /// `thenDelay`'s route: `then` on the main queue, `seconds` after the value arrives. The
+    /// only route that captures (the delay): the delay costs nothing to the other operators.
+    ///
+    /// - Throws: ``AYPromiseError/invalidArgument(_:)`` for a negative, NaN or infinite delay.
+    static func thenDelay(_ seconds: Double) throws(AYPromiseError) -> AYRoute {
+        guard seconds.isFinite, seconds >= 0 else {
+            throw .invalidArgument("thenDelay needs a finite, non-negative number of seconds; got \(seconds)")
+        }
+        return AYRoute(queue: .main) { outcome in
+            guard case .success(let value) = outcome else { return .passOn }
+            return .runAfter(seconds: seconds, value)
+        }
+    }
+
+    /// `always`' route: the block runs on the main queue with the value or the error.
+    static var always: AYRoute {
+        AYRoute(queue: .main) { outcome in
+            switch outcome {
+            case .success(let value): return .run(value)
+            case .failure(let error): return .run(error)
+            }
+        }
+    }
+}
+
+extension AYRoute where Input == any Error {
+    /// `catch`'s route: the block runs with the error; a fulfilment passes on.
+    static func `catch`(on queue: DispatchQueue) -> AYRoute {
+        AYRoute(queue: queue) { outcome in
+            guard case .failure(let error) = outcome else { return .passOn }
+            return .run(error)
+        }
+    }
+}
+
+/// A chained block, stored as the user wrote it, and how its result becomes a dynamic value.
+///
+/// Two conformers keep the two kinds of result apart without a wrapping closure: a block of an
+/// inferred type has its result wrapped into a `PromiseValue` once, a block that already returns
+/// one hands it over as it is (wrapping it again would hide a `nil` inside an optional).
+protocol AYChainedBlock: Sendable {
+    associatedtype Input: Sendable
+    /// Runs the block with `input` and returns what it returns, as a dynamic value.
+    func run(_ input: Input) throws -> PromiseValue
+}
+
+/// A block whose return type is inferred.
+enum AYTypedBlock<Input: Sendable, Result: Sendable>: AYChainedBlock {
+    case takingInput(@Sendable (Input) throws -> Result)
+    case takingNothing(@Sendable () throws -> Result)
+
+    func run(_ input: Input) throws -> PromiseValue {
+        switch self {
+        case .takingInput(let block): return try block(input)
+        case .takingNothing(let block): return try block()
+        }
+    }
+}
+
+/// A block that returns a dynamic value.
+enum AYDynamicBlock<Input: Sendable>: AYChainedBlock {
+    case takingInput(@Sendable (Input) throws -> PromiseValue)
+    case takingNothing(@Sendable () throws -> PromiseValue)
+
+    func run(_ input: Input) throws -> PromiseValue {
+        switch self {
+        case .takingInput(let block): return try block(input)
+        case .takingNothing(let block): return try block()
+        }
     }
 }

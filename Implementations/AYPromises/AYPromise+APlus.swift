@@ -35,13 +35,10 @@ extension AYPromise: APlusPromise {
     /// either counts.
     public static func deferred() -> Deferred<AYPromise> {
         let promise = AYPromise(pending: ())
-        let gate = FirstCallGate()
         return Deferred(
             promise: promise,
-            resolve: promise.makeResolve(on: .main, gate: gate),
-            reject: { error in
-                if gate.claim() { promise.settle(.failure(error)) }
-            }
+            resolve: { value in promise.resolveFirst(value, on: .main) },
+            reject: { error in promise.rejectFirst(error) }
         )
     }
 

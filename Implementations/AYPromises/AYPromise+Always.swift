@@ -18,15 +18,6 @@ extension AYPromise {
     ///
     /// Threading: the block runs on the main queue, asynchronously.
     public var always: AYOperator<PromiseValue> {
-        AYOperator { block in
-            self.chain(on: .main) { outcome, next in
-                let input: PromiseValue
-                switch outcome {
-                case .success(let value): input = value
-                case .failure(let error): input = error
-                }
-                next.resolve(returnedBy: { try block(input) }, on: .main)
-            }
-        }
+        AYOperator(source: self, route: .always)
     }
 }

@@ -19,32 +19,16 @@ extension AYPromise {
     ///
     /// Threading: the block runs on the main queue, asynchronously.
     public var `catch`: AYOperator<any Error> {
-        AYOperator { block in self.chainCatch(on: .main, block) }
+        AYOperator(source: self, route: .catch(on: .main))
     }
 
     /// ``catch`` on a global queue (`DispatchQueue.global()`).
     public var catchAsync: AYOperator<any Error> {
-        AYOperator { block in self.chainCatch(on: .global(), block) }
+        AYOperator(source: self, route: .catch(on: .global()))
     }
 
     /// ``catch`` on the queue given: `promise.catchOn(queue) { error in ... }`.
     public var catchOn: AYOperatorTakingArgument<DispatchQueue, any Error> {
-        AYOperatorTakingArgument { queue in
-            AYOperator { block in self.chainCatch(on: queue, block) }
-        }
-    }
-
-    /// The original's `__catch`: the block for a rejection, the fulfilment passed on.
-    func chainCatch(
-        on queue: DispatchQueue, _ block: @escaping @Sendable (any Error) throws -> PromiseValue
-    )
-        -> AYPromise
-    {
-        chain(on: queue) { outcome, next in
-            switch outcome {
-            case .success: next.settle(outcome)
-            case .failure(let error): next.resolve(returnedBy: { try block(error) }, on: queue)
-            }
-        }
+        AYOperatorTakingArgument(source: self) { queue in .catch(on: queue) }
     }
 }

@@ -37,12 +37,11 @@ extension AYPromise {
         _ body: @escaping @Sendable (@escaping AYResolve) throws -> Void
     ) -> AYPromise {
         let promise = AYPromise(pending: ())
-        let gate = FirstCallGate()
         queue.async {
             do {
-                try body(promise.makeResolve(on: queue, gate: gate))
+                try body(promise.resolveCallback(on: queue))
             } catch {
-                if gate.claim() { promise.settle(.failure(error)) }
+                promise.rejectFirst(error)
             }
         }
         return promise
@@ -60,14 +59,14 @@ extension AYPromise {
     /// through `then` on the main queue; this follows the code, so that no block ever runs on the
     /// caller's stack.
     public static func with<Result: Sendable>(_ block: @escaping @Sendable () throws -> Result) -> AYPromise {
-        resolve(nil).chainThen(on: .main) { _ in try block() }
+        resolve(nil).chain(.then(on: .main), AYTypedBlock<PromiseValue, Result>.takingNothing(block))
     }
 
     /// `with(_:)` for a block that returns a dynamic value (`nil`, or `return`s of
     /// several types).
     @_disfavoredOverload
     public static func with(_ block: @escaping @Sendable () throws -> PromiseValue) -> AYPromise {
-        resolve(nil).chainThen(on: .main) { _ in try block() }
+        resolve(nil).chain(.then(on: .main), AYDynamicBlock<PromiseValue>.takingNothing(block))
     }
 
     /// Makes a promise from anything (the original's `AYPromiseWith(value)`):
@@ -90,13 +89,13 @@ extension AYPromise {
     /// `with { ... }` with the block on a global queue (the original's
     /// `AYPromiseAsyncWith`).
     public static func asyncWith<Result: Sendable>(_ block: @escaping @Sendable () throws -> Result) -> AYPromise {
-        resolve(nil).chainThen(on: .global()) { _ in try block() }
+        resolve(nil).chain(.then(on: .global()), AYTypedBlock<PromiseValue, Result>.takingNothing(block))
     }
 
     /// `asyncWith(_:)` for a block that returns a dynamic value.
     @_disfavoredOverload
     public static func asyncWith(_ block: @escaping @Sendable () throws -> PromiseValue) -> AYPromise {
-        resolve(nil).chainThen(on: .global()) { _ in try block() }
+        resolve(nil).chain(.then(on: .global()), AYDynamicBlock<PromiseValue>.takingNothing(block))
     }
 
     /// `with(value)` with a block value run on a global queue; any other value (a function of
@@ -107,10 +106,10 @@ extension AYPromise {
 
     private static func make(from value: PromiseValue, blockQueue: DispatchQueue) -> AYPromise {
         if let block = value as? @Sendable () throws -> PromiseValue {
-            return resolve(nil).chainThen(on: blockQueue) { _ in try block() }
+            return resolve(nil).chain(.then(on: blockQueue), AYDynamicBlock<PromiseValue>.takingNothing(block))
         }
         if let block = value as? @Sendable () throws -> Void {
-            return resolve(nil).chainThen(on: blockQueue) { _ in try block() }
+            return resolve(nil).chain(.then(on: blockQueue), AYTypedBlock<PromiseValue, Void>.takingNothing(block))
         }
         if let value, isFunctionType(type(of: value)) {
             let reason =
@@ -130,7 +129,7 @@ extension AYPromise {
     /// kind word that starts every type's runtime metadata: `0x302` is `MetadataKind::Function`
     /// in Swift's stable ABI. Tested for functions, tuples holding one, classes and structs.
     private static func isFunctionType(_ type: Any.Type) -> Bool {
-        unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee == 0x302
+        metadataKind(of: type) == 0x302
     }
 
     /// Makes a promise from a value (the original's `AYPromise.resolve(value)`): an
@@ -145,15 +144,15 @@ extension AYPromise {
     /// A property returning a closure, like the original's class property.
     public static var resolve: @Sendable (PromiseValue) -> AYPromise {
         { value in
-            let value = normalize(value)
-            if let promise = value as? AYPromise { return promise }
-            if let error = value as? any Error, !(value is any Thenable) {
-                return AYPromise(settled: .failure(error))
+            switch AYResolution(value) {
+            case .fulfil(let value): return AYPromise(settled: .success(value))
+            case .reject(let error): return AYPromise(settled: .failure(error))
+            case .adopt(let promise): return promise
+            case .assimilate:
+                let promise = AYPromise(pending: ())
+                promise.resolve(value, on: .main)
+                return promise
             }
-            if !(value is any Thenable) { return AYPromise(settled: .success(value)) }
-            let promise = AYPromise(pending: ())
-            promise.resolve(value, on: .main)
-            return promise
         }
     }
 }

@@ -14,33 +14,18 @@ extension AYPromise {
     /// Threading: the block runs on the main queue, asynchronously, even if this promise has
     /// already been fulfilled.
     public var then: AYOperator<PromiseValue> {
-        AYOperator { block in self.chainThen(on: .main, block) }
+        AYOperator(source: self, route: .then(on: .main))
     }
 
     /// ``then`` on a global queue (`DispatchQueue.global()`, the original's
     /// `dispatch_get_global_queue(0, 0)`).
     public var thenAsync: AYOperator<PromiseValue> {
-        AYOperator { block in self.chainThen(on: .global(), block) }
+        AYOperator(source: self, route: .then(on: .global()))
     }
 
     /// ``then`` on the queue given: `promise.thenOn(queue) { value in ... }`.
     public var thenOn: AYOperatorTakingArgument<DispatchQueue, PromiseValue> {
-        AYOperatorTakingArgument { queue in
-            AYOperator { block in self.chainThen(on: queue, block) }
-        }
+        AYOperatorTakingArgument(source: self) { queue in .then(on: queue) }
     }
 
-    /// The original's `__then`: the block for a fulfilment, the rejection passed on.
-    func chainThen(
-        on queue: DispatchQueue, _ block: @escaping @Sendable (PromiseValue) throws -> PromiseValue
-    )
-        -> AYPromise
-    {
-        chain(on: queue) { outcome, next in
-            switch outcome {
-            case .success(let value): next.resolve(returnedBy: { try block(value) }, on: queue)
-            case .failure: next.settle(outcome)
-            }
-        }
-    }
 }

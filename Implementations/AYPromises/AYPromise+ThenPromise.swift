@@ -10,7 +10,8 @@ public import PromiseInterface
 /// promise.thenPromise { resolve in resolve(42) }   // without the value
 /// ```
 public struct AYThenPromiseOperator: Sendable {
-    let attach: @Sendable (@escaping @Sendable (PromiseValue, @escaping AYResolve) throws -> Void) -> AYPromise
+    /// The promise the block is chained to.
+    let source: AYPromise
 
     /// Chains a block that gets the value and a resolve callback.
     ///
@@ -22,13 +23,13 @@ public struct AYThenPromiseOperator: Sendable {
     public func callAsFunction(
         _ block: @escaping @Sendable (PromiseValue, @escaping AYResolve) throws -> Void
     ) -> AYPromise {
-        attach(block)
+        source.chainThenPromise(block)
     }
 
     /// Chains a block that gets only the resolve callback.
     @discardableResult
     public func callAsFunction(_ block: @escaping @Sendable (@escaping AYResolve) throws -> Void) -> AYPromise {
-        attach { _, resolve in try block(resolve) }
+        source.chainThenPromise { _, resolve in try block(resolve) }
     }
 }
 
@@ -42,19 +43,24 @@ extension AYPromise {
     /// Threading: the block runs on the main queue, asynchronously; `resolve` may be called from
     /// any thread.
     public var thenPromise: AYThenPromiseOperator {
-        AYThenPromiseOperator { block in
-            self.chain(on: .main) { outcome, next in
-                guard case .success(let value) = outcome else {
-                    next.settle(outcome)
-                    return
-                }
-                let gate = FirstCallGate()
-                do {
-                    try block(value, next.makeResolve(on: .main, gate: gate))
-                } catch {
-                    // A throw after `resolve` was called is ignored: the first call won.
-                    if gate.claim() { next.settle(.failure(error)) }
-                }
+        AYThenPromiseOperator(source: self)
+    }
+
+    /// `thenPromise`'s chaining: the block runs on the main queue with the value and the next
+    /// promise's resolve callback.
+    fileprivate func chainThenPromise(
+        _ block: @escaping @Sendable (PromiseValue, @escaping AYResolve) throws -> Void
+    ) -> AYPromise {
+        chain(on: .main) { outcome, next in
+            guard case .success(let value) = outcome else {
+                next.settle(outcome)
+                return
+            }
+            do {
+                try block(value, next.resolveCallback(on: .main))
+            } catch {
+                // A throw after `resolve` was called is ignored: the first call won.
+                next.rejectFirst(error)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 public import PromiseInterface
+import Synchronization
 
 /// Settles a promise from inside a work block: call it with a value, a promise, a thenable or an
 /// error. Only the first call counts.
@@ -42,6 +43,12 @@ public typealias AYResolve = @Sendable (PromiseValue) -> Void
 public final class AYPromise: Sendable {
     /// Guards the whole state machine: the outcome and the handlers piped while pending.
     private let machine: PromiseMutex<AYPromiseStateMachine>
+
+    /// Whether a first-call callback (``resolveFirst(_:on:)``, ``rejectFirst(_:)``) has claimed
+    /// this promise. Atomic, outside the lock: it decides which caller goes on to resolve, before
+    /// any lock is taken. Here rather than in a gate object of its own, one allocation less per
+    /// `withResolve`, `thenPromise` and `deferred`.
+    private let resolutionClaimed = Atomic<Bool>(false)
 
     #if DEBUG
         /// Where a pending promise was made and whom to tell if it is freed pending
@@ -116,15 +123,42 @@ public final class AYPromise: Sendable {
     /// Makes the next promise of a chain (the original's `__pipe`): when this promise settles,
     /// `handle` runs on `queue` with the outcome and the next promise, which it must settle.
     ///
-    /// Every operator is this call plus what it does with the outcome. Even a rejection that an
-    /// operator only passes on goes through `queue`: settling the next promise right in the
-    /// handler would settle the whole rest of a chain recursively.
+    /// `thenPromise` and the A+ adapter's `then` are this call plus what they do with the outcome;
+    /// the block operators use ``chain(_:_:)``, the same with the handler written out. Even a
+    /// rejection that an operator only passes on goes through `queue`: settling the next promise
+    /// right in the handler would settle the whole rest of a chain recursively.
     func chain(
         on queue: DispatchQueue,
         _ handle: @escaping @Sendable (AYOutcome, AYPromise) -> Void
     ) -> AYPromise {
         let next = AYPromise(pending: ())
         pipe { outcome in queue.async { handle(outcome, next) } }
+        return next
+    }
+
+    /// Chains an operator's block (`then`, `catch`, `always`, ``thenDelay``, on any queue): the
+    /// next promise, and one handler that hands this promise's outcome to `route.queue`, where the
+    /// route decides whether `block` runs or the outcome passes on.
+    ///
+    /// The handler captures the route and the block themselves, so a link allocates the next
+    /// promise and this handler, and, once the outcome arrives, GCD's block: nothing wraps the
+    /// user's block.
+    func chain<Block: AYChainedBlock>(_ route: AYRoute<Block.Input>, _ block: Block) -> AYPromise {
+        let next = AYPromise(pending: ())
+        pipe { outcome in
+            route.queue.async {
+                switch route.input(outcome) {
+                case .passOn:
+                    next.settle(outcome)
+                case .run(let input):
+                    next.resolve(returnedBy: { try block.run(input) }, on: route.queue)
+                case .runAfter(let seconds, let input):
+                    route.queue.asyncAfter(deadline: .now() + seconds) {
+                        next.resolve(returnedBy: { try block.run(input) }, on: route.queue)
+                    }
+                }
+            }
+        }
         return next
     }
 
@@ -141,17 +175,21 @@ public final class AYPromise: Sendable {
     /// - An `Error` value rejects.
     /// - Anything else fulfils; `nil` at any depth of optionals and `Void` fulfil with `nil`.
     func resolve(_ value: PromiseValue, on queue: DispatchQueue) {
-        let value = Self.normalize(value)
-        if let promise = value as? AYPromise {
+        switch AYResolution(value) {
+        case .fulfil(let value):
+            settle(.success(value))
+        case .reject(let error):
+            settle(.failure(error))
+        case .adopt(let promise):
             // Itself, or a promise that waits for this one through the promises it adopted.
             let adopter = ObjectIdentifier(self)
             guard !AdoptionCycle.wouldClose(adopting: promise, by: adopter, next: { $0.followedPromise }) else {
                 settle(.failure(AYPromiseError.cycle))
                 return
             }
-            machine.withLock { $0.following = promise }
+            machine.withLock { $0.follow(promise) }
             promise.pipe { outcome in queue.async { self.settle(outcome) } }
-        } else if let thenable = value as? any Thenable {
+        case .assimilate(let thenable):
             // Foreign code runs on a fresh stack: never inside the caller's critical sections,
             // and a long run of synchronous thenables does not grow the caller's stack.
             queue.async {
@@ -160,10 +198,6 @@ public final class AYPromise: Sendable {
                     rejectPromise: { self.settle(.failure($0)) }
                 )
             }
-        } else if let error = value as? any Error {
-            settle(.failure(error))
-        } else {
-            settle(.success(value))
         }
     }
 
@@ -181,34 +215,31 @@ public final class AYPromise: Sendable {
         }
     }
 
+    /// Resolves this promise if no ``resolveFirst(_:on:)`` or ``rejectFirst(_:)`` came first: the
+    /// "only the first call counts" of ``AYResolve``, for every callback handed out for this
+    /// promise (its resolve callback, and the rejection of a throw from the block that got it).
+    func resolveFirst(_ value: PromiseValue, on queue: DispatchQueue) {
+        if claimResolution() { resolve(value, on: queue) }
+    }
+
+    /// Rejects this promise if no ``resolveFirst(_:on:)`` or ``rejectFirst(_:)`` came first.
+    func rejectFirst(_ error: any Error) {
+        if claimResolution() { settle(.failure(error)) }
+    }
+
     /// An ``AYResolve`` for this promise: the first call resolves it, later calls are ignored.
-    func makeResolve(on queue: DispatchQueue, gate: FirstCallGate = FirstCallGate()) -> AYResolve {
-        { value in
-            if gate.claim() { self.resolve(value, on: queue) }
+    ///
+    /// It captures only the promise, which holds the first-call flag, so the callback is the
+    /// promise itself and costs no allocation.
+    func resolveCallback(on queue: DispatchQueue) -> AYResolve {
+        if queue === DispatchQueue.main {
+            return { value in self.resolveFirst(value, on: .main) }
         }
+        return { value in self.resolveFirst(value, on: queue) }
     }
 
-    /// The dynamic value model's one normal form for "no value": `nil`, a `nil` wrapped in
-    /// optionals (a block typed `-> Int?` returning `nil`) and `Void` (a block with no return
-    /// value, which the original turns into `nil`) all become `nil`.
-    static func normalize(_ value: PromiseValue) -> PromiseValue {
-        guard let value else { return nil }
-        if value is Void { return nil }
-        if let optional = value as? any AYOptionalBox, optional.isNilAtAnyDepth { return nil }
-        return value
-    }
-}
-
-/// Lets ``AYPromise/normalize(_:)`` see a `nil` hidden inside an existential.
-protocol AYOptionalBox {
-    var isNilAtAnyDepth: Bool { get }
-}
-
-extension Optional: AYOptionalBox {
-    var isNilAtAnyDepth: Bool {
-        switch self {
-        case .none: return true
-        case .some(let wrapped): return (wrapped as? any AYOptionalBox)?.isNilAtAnyDepth ?? false
-        }
+    /// Claims the right to resolve this promise through its first-call callbacks: `true` once.
+    private func claimResolution() -> Bool {
+        !resolutionClaimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -21,13 +21,21 @@ typealias AYHandler = @Sendable (AYOutcome) -> Void
 struct AYPromiseStateMachine {
     /// Pending with the handlers piped so far, or settled.
     enum State {
-        case pending(AYHandlerList)
+        /// Pending, with the handlers piped so far and the promise this one adopted, if any: the
+        /// link a cycle check follows (``AdoptionCycle``). Kept in this case, not beside the
+        /// state, because only a pending promise needs it: it then costs no bytes (the case is
+        /// smaller than `handingOut`).
+        case pending(AYHandlerList, following: AYWeakPromise)
         /// Settled, and the settling thread is still running the handlers it took (outside the
         /// lock). A handler piped meanwhile must not run at once: it would overtake handlers piped
         /// before it that the settling thread has not reached yet, and blocks chained one after
         /// another would run out of order (Promises/A+ 2.2.6). It waits in `queued` instead, and
         /// the settling thread runs it after the others (``nextHandlers()``).
-        case handingOut(AYOutcome, queued: AYHandlerList)
+        ///
+        /// Two cases, for a value and for an error, rather than one holding an ``AYOutcome``:
+        /// `Result` adds a tag byte to the 32-byte value, which made every promise 8 bytes larger.
+        case handingOutValue(PromiseValue, queued: AYHandlerList)
+        case handingOutError(any Error, queued: AYHandlerList)
         case fulfilled(PromiseValue)
         case rejected(any Error)
     }
@@ -51,19 +59,22 @@ struct AYPromiseStateMachine {
     }
 
     private(set) var state: State
-    /// The promise this one adopted: the link a cycle check follows while this one is pending
-    /// (``AdoptionCycle``). Weak, so it never keeps a dropped chain alive.
-    weak var following: AYPromise?
 
     /// The promise this one adopted, while it is pending.
     var pendingFollowing: AYPromise? {
-        guard case .pending = state else { return nil }
-        return following
+        guard case .pending(_, let following) = state else { return nil }
+        return following.promise
+    }
+
+    /// Records that this promise adopted `promise` (nothing if it has settled meanwhile).
+    mutating func follow(_ promise: AYPromise) {
+        guard case .pending(let handlers, _) = state else { return }
+        state = .pending(handlers, following: AYWeakPromise(promise: promise))
     }
 
     /// A pending machine with no handlers.
     init() {
-        state = .pending(AYHandlerList())
+        state = .pending(AYHandlerList(), following: AYWeakPromise())
     }
 
     /// An already-settled machine.
@@ -78,7 +89,8 @@ struct AYPromiseStateMachine {
     var outcome: AYOutcome? {
         switch state {
         case .pending: return nil
-        case .handingOut(let outcome, _): return outcome
+        case .handingOutValue(let value, _): return .success(value)
+        case .handingOutError(let error, _): return .failure(error)
         case .fulfilled(let value): return .success(value)
         case .rejected(let error): return .failure(error)
         }
@@ -87,7 +99,7 @@ struct AYPromiseStateMachine {
     /// Settles a pending machine and hands its handlers out, emptied from the state, so a settled
     /// promise keeps nothing downstream alive (the original never empties its handler array).
     mutating func settle(_ outcome: AYOutcome) -> SettleAction {
-        guard case .pending(let handlers) = state else { return .ignore }
+        guard case .pending(let handlers, _) = state else { return .ignore }
         if handlers.isEmpty {
             // No handler to run, so none a later one could overtake.
             self = AYPromiseStateMachine(settled: outcome)
@@ -101,7 +113,7 @@ struct AYPromiseStateMachine {
     /// run next, or `nil` if there are none (the promise is then settled for good, and later
     /// handlers run at once on the thread that pipes them).
     mutating func nextHandlers() -> AYHandlerList? {
-        guard case .handingOut(let outcome, let queued) = state else { return nil }
+        guard let (outcome, queued) = state.handingOut else { return nil }
         if queued.isEmpty {
             self = AYPromiseStateMachine(settled: outcome)
             return nil
@@ -114,17 +126,22 @@ struct AYPromiseStateMachine {
     /// settled for good, tells the caller to run it at once.
     mutating func pipe(_ handler: @escaping AYHandler) -> PipeAction {
         switch state {
-        case .pending(var handlers):
+        case .pending(var handlers, let following):
             // Take the list out of the enum before appending, so the array is uniquely referenced
             // and appending does not copy it.
-            state = .pending(AYHandlerList())
+            state = .pending(AYHandlerList(), following: following)
             handlers.append(handler)
-            state = .pending(handlers)
+            state = .pending(handlers, following: following)
             return .stored
-        case .handingOut(let outcome, var queued):
-            state = .handingOut(outcome, queued: AYHandlerList())
+        case .handingOutValue(let value, var queued):
+            state = .handingOutValue(value, queued: AYHandlerList())
             queued.append(handler)
-            state = .handingOut(outcome, queued: queued)
+            state = .handingOutValue(value, queued: queued)
+            return .stored
+        case .handingOutError(let error, var queued):
+            state = .handingOutError(error, queued: AYHandlerList())
+            queued.append(handler)
+            state = .handingOutError(error, queued: queued)
             return .stored
         case .fulfilled(let value):
             return .runNow(.success(value))
@@ -136,32 +153,73 @@ struct AYPromiseStateMachine {
     /// Called when the promise is freed: the handlers a pending promise still holds (they keep the
     /// next links of its chain alive), or `nil` if it had settled.
     mutating func abandon() -> AYHandlerList? {
-        guard case .pending(let handlers) = state else { return nil }
-        state = .pending(AYHandlerList())
+        guard case .pending(let handlers, _) = state else { return nil }
+        state = .pending(AYHandlerList(), following: AYWeakPromise())
         return handlers
     }
 }
 
-/// Handlers in the order they were piped. The first is stored inline: most promises have exactly
-/// one handler (the next link of a chain), which then needs no array.
-struct AYHandlerList {
-    private var first: AYHandler?
-    private var rest: [AYHandler] = []
+extension AYPromiseStateMachine.State {
+    /// The state of a promise settled with `outcome` whose settling thread is handing out its
+    /// handlers.
+    static func handingOut(_ outcome: AYOutcome, queued: AYHandlerList) -> Self {
+        switch outcome {
+        case .success(let value): return .handingOutValue(value, queued: queued)
+        case .failure(let error): return .handingOutError(error, queued: queued)
+        }
+    }
 
-    var isEmpty: Bool { first == nil }
+    /// The outcome and the handlers queued meanwhile, while handing out.
+    var handingOut: (AYOutcome, AYHandlerList)? {
+        switch self {
+        case .handingOutValue(let value, let queued): return (.success(value), queued)
+        case .handingOutError(let error, let queued): return (.failure(error), queued)
+        default: return nil
+        }
+    }
+}
+
+/// Handlers in the order they were piped. One handler is stored inline: most promises have
+/// exactly one (the next link of a chain), which then needs no array. An enum rather than a
+/// handler and an array side by side: 17 bytes instead of 24 in every promise.
+enum AYHandlerList {
+    case none
+    case one(AYHandler)
+    case many([AYHandler])
+
+    init() { self = .none }
+
+    var isEmpty: Bool {
+        if case .none = self { return true }
+        return false
+    }
 
     mutating func append(_ handler: @escaping AYHandler) {
-        if first == nil {
-            first = handler
-        } else {
-            rest.append(handler)
+        switch self {
+        case .none:
+            self = .one(handler)
+        case .one(let first):
+            self = .many([first, handler])
+        case .many(var handlers):
+            // Out of the enum first, so the array is uniquely referenced and grows in place.
+            self = .none
+            handlers.append(handler)
+            self = .many(handlers)
         }
     }
 
     /// Calls every handler in order: a loop, never recursion.
     func run(_ outcome: AYOutcome) {
-        guard let first else { return }
-        first(outcome)
-        for handler in rest { handler(outcome) }
+        switch self {
+        case .none: return
+        case .one(let handler): handler(outcome)
+        case .many(let handlers): for handler in handlers { handler(outcome) }
+        }
     }
+}
+
+/// A weak reference to a promise, as an enum payload can hold one.
+struct AYWeakPromise {
+    /// Weak, so that a cycle check's link never keeps a dropped chain alive.
+    weak var promise: AYPromise?
 }
