@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+public import PromiseInterface
 import Synchronization
 
 /// The queue callbacks run on when an operator is not given one. Shared by every `FBLPromise`
@@ -32,3 +32,13 @@ extension FBLPromise {
     /// and by each callback until it has run. ``waitForPromises(timeout:)`` waits on it.
     public static var dispatchGroup: DispatchGroup { fblDispatchGroup }
 }
+
+/// The types FBL's resolution procedure found plain (not a promise, a thenable or an error): their
+/// values fulfil without a cast, in ``FBLPromise/resolve(_:on:)-(Value,_)``,
+/// ``FBLPromise/fulfill(_:)`` and ``FBLPromise/init(_:)-(Value)`` (see `PlainTypeCache`).
+///
+/// They look up `type(of: value)`, which in this generic code is `Value` itself: the remembered
+/// types are concrete value types (`FBLPromise<Int>`'s `Int`), known without reading the value. For
+/// an existential `Value` (`any Sendable`) it is the existential type, which is never remembered,
+/// so such promises ask every value, as before.
+@usableFromInline let fblPlainTypes = PlainTypeCache()

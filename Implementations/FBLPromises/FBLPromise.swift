@@ -70,7 +70,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// (google/promises' rule: an error value rejects).
     @inlinable
     public init(_ value: Value) {
-        if let error = value as? any Error {
+        if !fblPlainTypes.contains(type(of: value)), let error = value as? any Error {
             machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
         } else {
             machine = PromiseMutex(FBLPromiseStateMachine(settled: .success(value)))
@@ -136,7 +136,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// `value` is not inspected for promises or thenables; use ``resolve(_:on:)-(FBLPromise<Value>,_)`` to adopt one.
     @inlinable
     public func fulfill(_ value: Value) {
-        if let error = value as? any Error {
+        if !fblPlainTypes.contains(type(of: value)), let error = value as? any Error {
             settle(.failure(error))
         } else {
             settle(.success(value))
@@ -164,12 +164,20 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     ///   - queue: Where an adopted promise is observed and a thenable's `then` is called.
     @inlinable
     public func resolve(_ value: Value, on queue: DispatchQueue = defaultQueue) {
-        if let promise = value as? FBLPromise<Value> {
+        // Most values are of a type found plain before: no cast at all (``fblPlainTypes``).
+        if fblPlainTypes.contains(type(of: value)) {
+            settle(.success(value))
+        } else if let promise = value as? FBLPromise<Value> {
             resolve(promise, on: queue)
         } else if let thenable = value as? any Thenable, !Self.holdsThenables {
             resolve(thenable, on: queue)
+        } else if let error = value as? any Error {
+            settle(.failure(error))
         } else {
-            fulfill(value)
+            // Not when `Value` is a thenable type: its values were not asked whether they are
+            // thenables, and a promise of another type must still assimilate them.
+            if !Self.holdsThenables { fblPlainTypes.remember(type(of: value)) }
+            settle(.success(value))
         }
     }
 

@@ -1,0 +1,73 @@
+public import Synchronization
+
+/// Remembers the types whose values a resolution procedure found plain, so that it settles with
+/// later values of those types without casting them again: "decide once per type, not per value".
+///
+/// A resolution procedure asks of every value whether it is a promise to adopt, a thenable to
+/// assimilate or an error to reject with. Each question is a dynamic cast, and a cast that fails
+/// is not free: the Swift runtime looks the conformance up in a process-wide table, and a cast of a
+/// value type to a class first bridges it to Foundation (an `Int` becomes an `NSNumber`). Profiles
+/// of chains put those casts at about a fifth of AY's link and a tenth of FBL's
+/// (Reports/performance.md). For most types the answer depends on the type alone, so a design asks
+/// once per type and keeps the answer here.
+///
+/// ## What may be remembered
+/// A design calls ``remember(_:)`` only after its own checks found a value plain. This cache keeps
+/// only structs, enums (not `Optional`) and tuples, and not `AnyHashable`: for those the checks'
+/// answers depend on the type alone. An optional holds `nil` or a value, an `AnyHashable` or a
+/// Foundation box can hold a promise, and a class's value can be of a subclass, so those are
+/// always checked. A conformance added later by a dynamically loaded library is not seen for a
+/// type already remembered; the designs' values are the program's own, so that is accepted.
+///
+/// ## Threading
+/// Lock-free: eight slots, each one atomic word holding the address of the last plain type that
+/// hashed to it. Only plain types are ever stored, so a reader never gets a wrong answer, only a
+/// missing one (a collision, or two threads storing at once), which costs the casts again.
+///
+/// Each design keeps its own cache, because "plain" is the design's own rule (AY turns a `Void`
+/// into `nil`, FBL keeps it).
+public struct PlainTypeCache: ~Copyable, Sendable {
+    @usableFromInline let slots: InlineArray<8, Atomic<UInt>>
+
+    /// An empty cache.
+    public init() {
+        slots = InlineArray { _ in Atomic(0) }
+    }
+
+    /// Whether values of `type` were found plain before.
+    @inlinable
+    public func contains(_ type: Any.Type) -> Bool {
+        let key = Self.key(of: type)
+        return slots[Self.slot(for: key)].load(ordering: .relaxed) == key
+    }
+
+    /// Records that values of `type` are plain, if the answer depends on the type alone (see
+    /// above); otherwise does nothing.
+    public func remember(_ type: Any.Type) {
+        guard Self.isRememberable(type) else { return }
+        let key = Self.key(of: type)
+        slots[Self.slot(for: key)].store(key, ordering: .relaxed)
+    }
+
+    @inlinable
+    static func key(of type: Any.Type) -> UInt {
+        UInt(bitPattern: unsafeBitCast(type, to: Int.self))
+    }
+
+    @inlinable
+    static func slot(for key: UInt) -> Int {
+        // Metadata is at least 8-aligned; mix in higher bits so that neighbouring types spread.
+        Int(truncatingIfNeeded: (key >> 3) ^ (key >> 7)) & 7
+    }
+
+    /// Structs, enums (not `Optional`) and tuples, except `AnyHashable`, read from the kind word
+    /// that starts every type's runtime metadata (Swift's stable ABI: 0x200 struct, 0x201 enum,
+    /// 0x202 optional, 0x301 tuple).
+    static func isRememberable(_ type: Any.Type) -> Bool {
+        guard type != AnyHashable.self else { return false }
+        switch unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee {
+        case 0x200, 0x201, 0x301: return true
+        default: return false
+        }
+    }
+}
