@@ -91,7 +91,9 @@ public enum MarkdownReport {
         md += Targets.scenarios.compactMap { id in peer.ratios[id].map { "\(id) \(Format.ratio($0))" } }
             .joined(separator: ", ")
         md += ", \(Format.bytes(peer.bytesPerPending)) and \(Format.decimal(peer.allocationsPerPending)) "
-        md += "allocations per pending promise with one `then`. Each cell: measured (limit).\n\n"
+        md += "allocations per pending promise with one `then`. Each cell: the measured ratio, then each "
+        md += "limit with its mark. A limit named after a contender (≤ NIO, ≤ 1.3 × FBL) is that contender's "
+        md += "ratio in the same run, scaled, and is met within the two cells' MAD.\n\n"
         md +=
             "| Design | " + Targets.scenarios.joined(separator: " | ")
             + " | bytes per pending | allocations per pending |\n"
@@ -100,14 +102,7 @@ public enum MarkdownReport {
             let limits = Targets.limits(for: design)
             var row = "| \(design) |"
             for id in Targets.scenarios {
-                guard let limit = limits.ratios[id], let scenario = report.scenarios.first(where: { $0.id == id }),
-                    let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last,
-                    let measured = ratio(design, in: size)
-                else {
-                    row += " — |"
-                    continue
-                }
-                row += " \(mark(measured <= limit)) \(Format.ratio(measured)) (≤ \(Format.ratio(limit))) |"
+                row += " \(targetCell(design, scenario: id, limits: limits, in: report)) |"
             }
             if let memory = report.memory.first(where: { $0.contender == design }) {
                 row += " \(mark(memory.bytesPerPending <= limits.bytesPerPending)) "
@@ -122,6 +117,36 @@ public enum MarkdownReport {
         }
         return md
             + "\n✅ meets the target, ❌ misses it. Why a design misses one, and what was profiled and fixed, is in [performance.md](performance.md).\n\n"
+    }
+
+    /// One scenario's cell of the targets table: "2.62× ❌ ≤ 1.50×, ✅ ≤ NIO 2.70×", or "—" when the
+    /// scenario has no limit for the design or was not measured.
+    static func targetCell(
+        _ design: String, scenario id: String, limits: Targets.Limits, in report: BenchmarkReport
+    )
+        -> String
+    {
+        guard let scenario = report.scenarios.first(where: { $0.id == id }),
+            let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last,
+            let measured = ratio(design, in: size)
+        else { return "—" }
+        var checks: [String] = []
+        if let limit = limits.ratios[id] {
+            checks.append("\(mark(Targets.meets(measured: measured, limit: limit))) ≤ \(Format.ratio(limit))")
+        }
+        if let relative = limits.relative[id], let yardstick = ratio(relative.contender, in: size),
+            let cell = size.cell(design), let other = size.cell(relative.contender),
+            let base = size.cell(referenceContender)?.summary.median, base > 0
+        {
+            let limit = relative.factor * yardstick
+            let tolerance = (cell.summary.mad + relative.factor * other.summary.mad) / base
+            let name =
+                relative.factor == 1 ? relative.contender : "\(Format.decimal(relative.factor)) × \(relative.contender)"
+            let met = Targets.meets(measured: measured, limit: limit, tolerance: tolerance)
+            checks.append("\(mark(met)) ≤ \(name) \(Format.ratio(limit))")
+        }
+        guard !checks.isEmpty else { return "—" }
+        return "\(Format.ratio(measured)) " + checks.joined(separator: ", ")
     }
 
     static func memorySection(_ report: BenchmarkReport) -> String {

@@ -1,6 +1,7 @@
 import CompareKit
 
-/// A small, fixed report: two scenarios (one curve), three contenders, memory rows.
+/// A small, fixed report: two scenarios (one curve), four contenders (NIO only in `single`), memory
+/// rows.
 enum ReportFixture {
     static let report = BenchmarkReport(
         run: RunInfo(
@@ -18,6 +19,7 @@ enum ReportFixture {
         contenders: [
             ContenderInfo(name: "Direct", kind: .baseline, summary: "direct calls"),
             ContenderInfo(name: "GCD", kind: .baseline, summary: "raw GCD"),
+            ContenderInfo(name: "NIO", kind: .peer, summary: "a peer, the yardstick of FBL's relative targets"),
             ContenderInfo(name: "FBL", kind: .design, summary: "the FBL design"),
         ],
         scenarios: [
@@ -35,6 +37,7 @@ enum ReportFixture {
                         cells: [
                             Cell(contender: "Direct", samples: [10e-9, 12e-9, 11e-9], allocationsPerUnit: 0),
                             Cell(contender: "GCD", samples: [200e-9, 220e-9, 210e-9], allocationsPerUnit: 1),
+                            Cell(contender: "NIO", samples: [250e-9, 260e-9, 255e-9], allocationsPerUnit: 2),
                             Cell(contender: "FBL", samples: [300e-9, 330e-9, 315e-9], allocationsPerUnit: 5),
                         ])
                 ]

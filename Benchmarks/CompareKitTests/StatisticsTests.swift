@@ -75,14 +75,31 @@ struct FormatTests {
 
 @Suite("Targets")
 struct TargetsTests {
-    @Test("FBL has the tight single and chain limits; every design stays under the peer")
-    func limits() {
+    @Test("FBL has the tight single and chain limits, SwiftNIO as a yardstick and 200 B / 4 allocations")
+    func fblLimits() {
         let fbl = Targets.limits(for: "FBL")
         #expect(fbl.ratios["single"] == 1.5)
         #expect(fbl.ratios["chain"] == 1.5)
         #expect(fbl.ratios["all"] == Targets.peerReference.ratios["all"])
+        #expect(Targets.scenarios.allSatisfy { fbl.relative[$0] == Targets.RelativeLimit(contender: "NIO", factor: 1) })
+        #expect(fbl.bytesPerPending == 200 && fbl.allocationsPerPending == 4)
+    }
+
+    @Test("AY is held to 1.3 times FBL on every scenario, and to 3x and the memory limits")
+    func ayLimits() {
         let ay = Targets.limits(for: "AY")
-        #expect(Targets.scenarios.allSatisfy { ay.ratios[$0] == 3 })
+        #expect(["single", "chain", "all", "fan-out"].allSatisfy { ay.ratios[$0] == 3 })
+        #expect(
+            Targets.scenarios.allSatisfy { ay.relative[$0] == Targets.RelativeLimit(contender: "FBL", factor: 1.3) })
         #expect(ay.bytesPerPending == 256 && ay.allocationsPerPending == 6)
+        #expect(Targets.limits(for: "QX").relative.isEmpty)
+    }
+
+    @Test("a limit is met up to the tolerance and missed beyond it")
+    func meets() {
+        #expect(Targets.meets(measured: 1.5, limit: 1.5))
+        #expect(!Targets.meets(measured: 1.51, limit: 1.5))
+        #expect(Targets.meets(measured: 1.6, limit: 1.5, tolerance: 0.1))
+        #expect(!Targets.meets(measured: 1.7, limit: 1.5, tolerance: 0.1))
     }
 }
