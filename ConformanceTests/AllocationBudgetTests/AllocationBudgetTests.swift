@@ -29,7 +29,7 @@ struct AllocationBudgetTests {
         // first-call flag (no gate object).
         "AY pending promise with one then": 3,
         // The above, plus GCD's block for the handler's dispatch. The resolution procedure casts
-        // nothing for a type it has seen (`AYPlainTypes`).
+        // nothing for a type it has seen (`ayPlainTypes`).
         "AY chain link": 4,
         "AY fan-out observer": 8,
         // `all`'s handler per input (a release build makes only that one).

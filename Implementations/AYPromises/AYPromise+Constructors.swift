@@ -126,10 +126,9 @@ extension AYPromise {
     /// Whether `type` is a function type.
     ///
     /// No cast matches every function type (`as?` needs the exact signature), so this reads the
-    /// kind word that starts every type's runtime metadata: `0x302` is `MetadataKind::Function`
-    /// in Swift's stable ABI. Tested for functions, tuples holding one, classes and structs.
+    /// type's metadata kind. Tested for functions, tuples holding one, classes and structs.
     private static func isFunctionType(_ type: Any.Type) -> Bool {
-        metadataKind(of: type) == 0x302
+        TypeMetadataKind(of: type) == .function
     }
 
     /// Makes a promise from a value (the original's `AYPromise.resolve(value)`): an
@@ -148,9 +147,9 @@ extension AYPromise {
             case .fulfil(let value): return AYPromise(settled: .success(value))
             case .reject(let error): return AYPromise(settled: .failure(error))
             case .adopt(let promise): return promise
-            case .assimilate:
+            case .assimilate(let thenable):
                 let promise = AYPromise(pending: ())
-                promise.resolve(value, on: .main)
+                promise.assimilate(thenable, on: .main)
                 return promise
             }
         }

@@ -190,14 +190,20 @@ public final class AYPromise: Sendable {
             machine.withLock { $0.follow(promise) }
             promise.pipe { outcome in queue.async { self.settle(outcome) } }
         case .assimilate(let thenable):
-            // Foreign code runs on a fresh stack: never inside the caller's critical sections,
-            // and a long run of synchronous thenables does not grow the caller's stack.
-            queue.async {
-                thenable.thenOnce(
-                    resolvePromise: { self.resolve($0, on: queue) },
-                    rejectPromise: { self.settle(.failure($0)) }
-                )
-            }
+            assimilate(thenable, on: queue)
+        }
+    }
+
+    /// Calls `thenable`'s `then` once, asynchronously on `queue`, and resolves this promise with
+    /// what it hands over (Promises/A+ 2.3.3).
+    func assimilate(_ thenable: any Thenable, on queue: DispatchQueue) {
+        // Foreign code runs on a fresh stack: never inside the caller's critical sections, and a
+        // long run of synchronous thenables does not grow the caller's stack.
+        queue.async {
+            thenable.thenOnce(
+                resolvePromise: { self.resolve($0, on: queue) },
+                rejectPromise: { self.settle(.failure($0)) }
+            )
         }
     }
 

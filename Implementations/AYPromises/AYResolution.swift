@@ -18,7 +18,7 @@ enum AYResolution {
             return
         }
         // Most values are of a type seen before and found plain: no cast at all.
-        if AYPlainTypes.contains(type(of: value)) {
+        if ayPlainTypes.contains(type(of: value)) {
             self = .fulfil(value)
             return
         }
@@ -30,7 +30,7 @@ enum AYResolution {
         } else if let error = normal as? any Error {
             self = .reject(error)
         } else {
-            if let normal { AYPlainTypes.remember(type(of: normal)) }
+            if let normal { ayPlainTypes.remember(type(of: normal)) }
             self = .fulfil(normal)
         }
     }
@@ -64,9 +64,4 @@ extension Optional: AYOptionalBox {
 
 /// The types AY's resolution procedure found plain (not a promise, a thenable, an error, `Void`
 /// or an optional): their values fulfil without a cast (see `PlainTypeCache`).
-let AYPlainTypes = PlainTypeCache()
-
-/// The kind word that starts every type's runtime metadata (`MetadataKind` in Swift's stable ABI).
-func metadataKind(of type: Any.Type) -> Int {
-    unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee
-}
+let ayPlainTypes = PlainTypeCache()

@@ -70,7 +70,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// (google/promises' rule: an error value rejects).
     @inlinable
     public init(_ value: Value) {
-        if !fblPlainTypes.contains(type(of: value)), let error = value as? any Error {
+        if let error = Self.error(in: value) {
             machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
         } else {
             machine = PromiseMutex(FBLPromiseStateMachine(settled: .success(value)))
@@ -136,11 +136,19 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// `value` is not inspected for promises or thenables; use ``resolve(_:on:)-(FBLPromise<Value>,_)`` to adopt one.
     @inlinable
     public func fulfill(_ value: Value) {
-        if !fblPlainTypes.contains(type(of: value)), let error = value as? any Error {
+        if let error = Self.error(in: value) {
             settle(.failure(error))
         } else {
             settle(.success(value))
         }
+    }
+
+    /// `value` as an error, if it is one (google/promises' rule: an error value rejects); no cast
+    /// for a type found plain before (``fblPlainTypes``).
+    @inlinable
+    static func error(in value: Value) -> (any Error)? {
+        guard !fblPlainTypes.contains(type(of: value)) else { return nil }
+        return value as? any Error
     }
 
     /// Rejects the promise with `error`. Only the first settle counts.

@@ -60,14 +60,32 @@ public struct PlainTypeCache: ~Copyable, Sendable {
         Int(truncatingIfNeeded: (key >> 3) ^ (key >> 7)) & 7
     }
 
-    /// Structs, enums (not `Optional`) and tuples, except `AnyHashable`, read from the kind word
-    /// that starts every type's runtime metadata (Swift's stable ABI: 0x200 struct, 0x201 enum,
-    /// 0x202 optional, 0x301 tuple).
+    /// Structs, enums (not `Optional`, a kind of its own) and tuples, except `AnyHashable`.
     static func isRememberable(_ type: Any.Type) -> Bool {
         guard type != AnyHashable.self else { return false }
-        switch unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee {
-        case 0x200, 0x201, 0x301: return true
+        switch TypeMetadataKind(of: type) {
+        case .struct, .enum, .tuple: return true
         default: return false
         }
     }
+}
+
+/// The kind of a type, read from the word that starts every type's runtime metadata
+/// (`MetadataKind` in Swift's stable ABI). It answers what no cast can: whether a type is a
+/// function type of any signature, or a struct rather than an optional.
+public struct TypeMetadataKind: Equatable, Sendable {
+    public let rawValue: Int
+
+    /// The kind of `type`.
+    public init(of type: Any.Type) {
+        rawValue = unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee
+    }
+
+    init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let `struct` = TypeMetadataKind(rawValue: 0x200)
+    public static let `enum` = TypeMetadataKind(rawValue: 0x201)
+    public static let optional = TypeMetadataKind(rawValue: 0x202)
+    public static let tuple = TypeMetadataKind(rawValue: 0x301)
+    public static let function = TypeMetadataKind(rawValue: 0x302)
 }
