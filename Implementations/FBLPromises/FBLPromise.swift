@@ -201,16 +201,14 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         }
         // Only the first: FBL observes every promise a pending promise is resolved with, and
         // the first to settle wins, so a later one is not what this promise waits for.
-        machine.withLock { machine in
-            if machine.following == nil { machine.following = promise }
-        }
+        machine.withLock { $0.follow(promise) }
         promise.observe(on: queue, fulfill: fulfill, reject: reject)
     }
 
     /// The promise this one adopted, while this one is pending.
     @usableFromInline
     var followedPromise: FBLPromise<Value>? {
-        machine.withLock { $0.result == nil ? $0.following : nil }
+        machine.withLock { $0.following }
     }
 
     /// Assimilates a thenable: calls its `then` once, asynchronously on `queue`, and settles with

@@ -12,6 +12,38 @@
 struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
     @usableFromInline typealias Observer = @Sendable (Result<Value, any Error>) -> Void
 
+    /// Pending with the observers registered so far, or settled.
+    ///
+    /// One enum rather than an optional outcome, an observer list, a hand-out flag and a weak
+    /// reference side by side: each field lives only in the cases that need it, and invalid
+    /// combinations (observers kept after the hand-out, a followed promise once settled) cannot be
+    /// represented. It also made every promise about 24 bytes smaller (measured with `compare`: a
+    /// pending promise with one `then`, two promises and an observer, 226 -> 180 bytes).
+    @usableFromInline enum State: Sendable {
+        /// Pending, with the observers registered so far and the first promise this one adopted:
+        /// the link a cycle check follows while this one is pending (``AdoptionCycle``).
+        ///
+        /// The followed promise is held through a box allocated on adoption, not by a `weak`
+        /// payload: a weak reference cannot be copied as plain bytes, and with one in a case every
+        /// copy of the state went through the runtime's generic value witnesses (measured: a chain
+        /// link about 10 % slower).
+        case pending(ObserverList<Value>, following: FBLFollowedPromise<Value>?)
+        /// Settled, and the settling thread is still calling the observers it took (outside the
+        /// lock). An observer registered meanwhile must not be called at once: it would overtake
+        /// observers registered before it that the settling thread has not reached yet, and
+        /// callbacks registered one after another would run out of order (Promises/A+ 2.2.6). It
+        /// is queued instead, and the settling thread calls it after the others
+        /// (``nextObservers()``).
+        ///
+        /// Two cases, for a value and for an error, rather than one holding a `Result`, whose tag
+        /// byte would make every promise 8 bytes larger.
+        case handingOutValue(Value, queued: ObserverList<Value>)
+        case handingOutError(any Error, queued: ObserverList<Value>)
+        /// Settled, every observer handed out: later observers are called at once.
+        case fulfilled(Value)
+        case rejected(any Error)
+    }
+
     /// What the caller of ``settle(_:)`` must do after releasing the lock.
     @usableFromInline enum SettleAction {
         /// The promise was pending and is now settled: call the observers in registration order,
@@ -32,44 +64,66 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
         case callNow(Result<Value, any Error>)
     }
 
-    /// `nil` while pending; the outcome once settled (it never changes again).
-    @usableFromInline private(set) var result: Result<Value, any Error>?
-    /// While pending, every observer registered so far; while handing out, those registered since
-    /// the settling thread last took them.
-    @usableFromInline var observers = ObserverList<Value>()
-    /// Whether the settling thread is still calling the observers it took (outside the lock).
-    ///
-    /// An observer registered meanwhile must not be called at once: it would overtake observers
-    /// registered before it that the settling thread has not reached yet, and callbacks
-    /// registered one after another would run out of order (Promises/A+ 2.2.6). It is queued
-    /// instead, and the settling thread calls it after the others (``nextObservers()``).
-    @usableFromInline var isHandingOut = false
-    /// The first promise this one adopted: the link a cycle check follows while this one is
-    /// pending (``AdoptionCycle``). Weak, so it never keeps a dropped chain alive.
-    @usableFromInline weak var following: FBLPromise<Value>?
+    @usableFromInline private(set) var state: State
 
     /// A pending machine.
     @inlinable
-    init() {}
+    init() {
+        state = .pending(ObserverList(), following: nil)
+    }
 
     /// An already-settled machine.
     @inlinable
     init(settled result: Result<Value, any Error>) {
-        self.result = result
+        switch result {
+        case .success(let value): state = .fulfilled(value)
+        case .failure(let error): state = .rejected(error)
+        }
+    }
+
+    /// `nil` while pending; the outcome once settled (it never changes again).
+    @inlinable
+    var result: Result<Value, any Error>? {
+        switch state {
+        case .pending: return nil
+        case .handingOutValue(let value, _), .fulfilled(let value): return .success(value)
+        case .handingOutError(let error, _), .rejected(let error): return .failure(error)
+        }
     }
 
     @inlinable
-    var isPending: Bool { result == nil }
+    var isPending: Bool {
+        if case .pending = state { return true }
+        return false
+    }
+
+    /// The promise this one adopted first, while this one is pending.
+    @inlinable
+    var following: FBLPromise<Value>? {
+        guard case .pending(_, let following) = state else { return nil }
+        return following?.promise
+    }
+
+    /// Records that this promise adopted `promise`, unless it adopted one before or has settled.
+    @inlinable
+    mutating func follow(_ promise: FBLPromise<Value>) {
+        guard case .pending(let observers, nil) = state else { return }
+        state = .pending(observers, following: FBLFollowedPromise(promise))
+    }
 
     @inlinable
     mutating func settle(_ outcome: Result<Value, any Error>) -> SettleAction {
-        guard result == nil else { return .ignore }
-        result = outcome
-        let toNotify = observers
-        observers = ObserverList()
-        // With no observer to call, there is nothing a later one could overtake.
-        isHandingOut = !toNotify.isEmpty
-        return .notify(toNotify, outcome)
+        guard case .pending(let observers, _) = state else { return .ignore }
+        if observers.isEmpty {
+            // With no observer to call, there is nothing a later one could overtake.
+            self = FBLPromiseStateMachine(settled: outcome)
+        } else {
+            switch outcome {
+            case .success(let value): state = .handingOutValue(value, queued: ObserverList())
+            case .failure(let error): state = .handingOutError(error, queued: ObserverList())
+            }
+        }
+        return .notify(observers, outcome)
     }
 
     /// Called by the settling thread after it called the observers it took: those registered
@@ -77,55 +131,87 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
     /// observer, and later ones are called at once by whoever registers them).
     @inlinable
     mutating func nextObservers() -> ObserverList<Value>? {
-        guard !observers.isEmpty else {
-            isHandingOut = false
+        switch state {
+        case .handingOutValue(let value, let queued):
+            state = queued.isEmpty ? .fulfilled(value) : .handingOutValue(value, queued: ObserverList())
+            return queued.isEmpty ? nil : queued
+        case .handingOutError(let error, let queued):
+            state = queued.isEmpty ? .rejected(error) : .handingOutError(error, queued: ObserverList())
+            return queued.isEmpty ? nil : queued
+        case .pending, .fulfilled, .rejected:
             return nil
         }
-        let next = observers
-        observers = ObserverList()
-        return next
     }
 
     /// Called when the promise is freed: the observers a pending promise still holds, or `nil`
     /// if it had settled.
     @inlinable
     mutating func abandon() -> ObserverList<Value>? {
-        guard result == nil else { return nil }
-        let abandoned = observers
-        observers = ObserverList()
-        return abandoned
+        guard case .pending(let observers, _) = state else { return nil }
+        state = .pending(ObserverList(), following: nil)
+        return observers
     }
 
     @inlinable
     mutating func observe(_ observer: @escaping Observer) -> ObserveAction {
-        if let result, !isHandingOut { return .callNow(result) }
-        observers.append(observer)
-        return .stored
+        switch state {
+        case .pending(var observers, let following):
+            // Out of the enum before appending, so an array of observers is uniquely referenced
+            // and grows in place instead of being copied.
+            state = .pending(ObserverList(), following: following)
+            observers.append(observer)
+            state = .pending(observers, following: following)
+            return .stored
+        case .handingOutValue(let value, var queued):
+            state = .handingOutValue(value, queued: ObserverList())
+            queued.append(observer)
+            state = .handingOutValue(value, queued: queued)
+            return .stored
+        case .handingOutError(let error, var queued):
+            state = .handingOutError(error, queued: ObserverList())
+            queued.append(observer)
+            state = .handingOutError(error, queued: queued)
+            return .stored
+        case .fulfilled(let value):
+            return .callNow(.success(value))
+        case .rejected(let error):
+            return .callNow(.failure(error))
+        }
     }
-
 }
 
-/// Observers in registration order. The first one is stored inline: most promises have exactly
-/// one observer (the next link of a chain), and that case then needs no array allocation.
+/// Observers in registration order. One observer is stored inline: most promises have exactly
+/// one (the next link of a chain), which then needs no array. An enum rather than an optional
+/// observer and an array side by side: 17 bytes instead of 24 in every promise.
 @usableFromInline
-struct ObserverList<Value: Sendable>: Sendable {
+enum ObserverList<Value: Sendable>: Sendable {
     @usableFromInline typealias Observer = FBLPromiseStateMachine<Value>.Observer
 
-    @usableFromInline var first: Observer?
-    @usableFromInline var rest: [Observer] = []
+    case none
+    case one(Observer)
+    case many([Observer])
 
     @inlinable
-    init() {}
+    init() { self = .none }
 
     @inlinable
-    var isEmpty: Bool { first == nil }
+    var isEmpty: Bool {
+        if case .none = self { return true }
+        return false
+    }
 
     @inlinable
     mutating func append(_ observer: @escaping Observer) {
-        if first == nil {
-            first = observer
-        } else {
-            rest.append(observer)
+        switch self {
+        case .none:
+            self = .one(observer)
+        case .one(let first):
+            self = .many([first, observer])
+        case .many(var observers):
+            // Out of the enum first, so the array is uniquely referenced and grows in place.
+            self = .none
+            observers.append(observer)
+            self = .many(observers)
         }
     }
 
@@ -133,8 +219,23 @@ struct ObserverList<Value: Sendable>: Sendable {
     /// another promise only schedules work, so deep chains do not grow the stack.
     @inlinable
     func notify(_ result: Result<Value, any Error>) {
-        guard let first else { return }
-        first(result)
-        for observer in rest { observer(result) }
+        switch self {
+        case .none: return
+        case .one(let observer): observer(result)
+        case .many(let observers): for observer in observers { observer(result) }
+        }
+    }
+}
+
+/// The promise a pending promise adopted first, weakly: a cycle check's link must never keep a
+/// dropped chain alive. A class, so the state holds a plain reference (see
+/// ``FBLPromiseStateMachine/State/pending(_:following:)``).
+@usableFromInline
+final class FBLFollowedPromise<Value: Sendable>: Sendable {
+    @usableFromInline weak let promise: FBLPromise<Value>?
+
+    @inlinable
+    init(_ promise: FBLPromise<Value>) {
+        self.promise = promise
     }
 }
