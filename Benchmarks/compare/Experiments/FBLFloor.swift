@@ -21,7 +21,8 @@ import PromiseInterface
 // contract off to price them: `Floor+casts` checks every value with the per-value casts FBL used
 // (`as? any Error`, `as? any Thenable`); `Floor-bare` has no dispatch group and no checks at all.
 //
-// Run: swift run -c release compare --scenario chain --design FBL --design Floor --design Floor+casts --design Floor-bare
+// Run: swift run -c release compare --scenario chain --scenario fan-out --scenario all --design FBL --design Floor \
+//     --design Floor+casts --design Floor-bare --skip-conformance --output /tmp/floor
 
 /// What a variant keeps of the contract; resolved at compile time (the class is specialised).
 protocol FloorPolicy: Sendable {
@@ -168,6 +169,18 @@ final class FloorPromise<Value: Sendable, Policy: FloorPolicy>: Sendable {
         return next
     }
 
+    /// Calls `body` with the outcome, asynchronously on `queue` and counted in the group: what
+    /// FBL's `observe(on:fulfill:reject:)` does for each input of `all`.
+    func observe(on queue: DispatchQueue, _ body: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+        observe { result in
+            if Policy.usesGroup {
+                queue.async(group: floorGroup) { body(result) }
+            } else {
+                queue.async { body(result) }
+            }
+        }
+    }
+
     @discardableResult
     func `catch`(
         on queue: DispatchQueue, _ handler: @escaping @Sendable (any Error) -> Void
@@ -187,6 +200,31 @@ final class FloorPromise<Value: Sendable, Policy: FloorPolicy>: Sendable {
     }
 }
 
+/// `all` at the floor: one observation per input, each delivered on `queue`; the values are
+/// collected under one lock, and the last input to arrive settles the combined promise.
+func floorAll<Value: Sendable, Policy: FloorPolicy>(
+    on queue: DispatchQueue, _ inputs: [FloorPromise<Value, Policy>]
+) -> FloorPromise<[Value], Policy> {
+    let combined = FloorPromise<[Value], Policy>()
+    let slots = PromiseMutex((values: [Value?](repeating: nil, count: inputs.count), missing: inputs.count))
+    for (index, input) in inputs.enumerated() {
+        input.observe(on: queue) { result in
+            switch result {
+            case .success(let value):
+                let values: [Value]? = slots.withLock { slots in
+                    slots.values[index] = value
+                    slots.missing -= 1
+                    return slots.missing == 0 ? slots.values.map { $0! } : nil
+                }
+                if let values { combined.resolve(values) }
+            case .failure(let error):
+                combined.reject(error)
+            }
+        }
+    }
+    return combined
+}
+
 /// The floor prototype as a `compare` column (experimental: run only when named with `--design`).
 ///
 /// Not generic itself: a generic contender is called through its protocol witness unspecialised,
@@ -194,7 +232,7 @@ final class FloorPromise<Value: Sendable, Policy: FloorPolicy>: Sendable {
 /// instead of 3). Each variant calls `FloorRunner` with its concrete policy, which the optimiser
 /// specialises.
 struct FloorContender: Contender {
-    enum Variant { case contract, withCasts, bare }
+    enum Variant { case contract, withCasts, bare, nodes }
 
     let info: ContenderInfo
     let variant: Variant
@@ -206,7 +244,8 @@ struct FloorContender: Contender {
     }
 
     func supports(_ scenario: Scenario) -> Bool {
-        [.single, .single2, .single3, .concurrent, .chain, .errors, .fanOut].contains(scenario)
+        if variant == .nodes { return NodeRunner.scenarios.contains(scenario) }
+        return [.single, .single2, .single3, .concurrent, .chain, .errors, .fanOut, .all].contains(scenario)
     }
 
     func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
@@ -214,6 +253,7 @@ struct FloorContender: Contender {
         case .contract: try FloorRunner<FloorContract>.run(scenario, inputs, clock: clock, queues)
         case .withCasts: try FloorRunner<FloorWithCasts>.run(scenario, inputs, clock: clock, queues)
         case .bare: try FloorRunner<FloorBare>.run(scenario, inputs, clock: clock, queues)
+        case .nodes: try NodeRunner.run(scenario, inputs, clock: clock, queues)
         }
     }
 
@@ -222,6 +262,7 @@ struct FloorContender: Contender {
         case .contract: try FloorRunner<FloorContract>.holdPending(count: count, meter: meter, queues)
         case .withCasts: try FloorRunner<FloorWithCasts>.holdPending(count: count, meter: meter, queues)
         case .bare: try FloorRunner<FloorBare>.holdPending(count: count, meter: meter, queues)
+        case .nodes: try NodeRunner.holdPending(count: count, meter: meter, queues)
         }
     }
 }
@@ -262,6 +303,15 @@ enum FloorRunner<Policy: FloorPolicy> {
             clock.markBuilt()
             root.resolve(1)
             return try done.sum("floor fan-out")
+        case .all:
+            let promises = (0..<n).map { _ in Promise() }
+            let result = Handoff<Int>()
+            floorAll(on: serial, promises).then(on: serial) { values in
+                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+            }
+            clock.markBuilt()
+            for index in inputs.order { promises[index].resolve(index) }
+            return try result.take("floor all")
         case .chain, .errors:
             let root = Promise()
             var last = root
@@ -314,5 +364,9 @@ let experimentalContenders: [any Contender] = [
     FloorContender(
         .bare, name: "Floor-bare",
         summary: "experiment: lock, observers and async callbacks only (no group, no checks)"
+    ),
+    FloorContender(
+        .nodes, name: "Floor-nodes",
+        summary: "experiment: the floor whose then-promise holds its queue and block, so its observer allocates nothing"
     ),
 ]

@@ -1,0 +1,216 @@
+import CompareKit
+import Dispatch
+import Foundation
+import PromiseInterface
+
+// The floor experiment's last variant (FBLFloor.swift): FBL's contract, with observers that cost
+// no allocation. `Floor` allocates four times per chain link: the promise, its observer closure,
+// and GCD's closure and block for the callback. The observer closure needs a context because it
+// captures three values (the queue, the block, the next promise); a closure that captures a single
+// native object uses that object as its context and allocates nothing. Here the promise a `then`
+// returns holds its queue and block as fields, so its observer captures only that promise, and a
+// link allocates three times.
+//
+// What it gives up, and why FBL does not do this: the promise keeps its block (and everything the
+// block captures) for as long as the promise lives, where an observer closure is freed once it has
+// run. A promise stored in an object that its own block captures becomes a reference cycle; FBL
+// would have to clear the block under the promise's lock after running it. It also leaves out
+// adoption (not exercised by a chain of `Int`s; the type check that decides it is kept).
+
+/// An observer: a closure that captures only the promise it settles (see above).
+struct NodeObserver<Input: Sendable>: Sendable {
+    let receive: @Sendable (Result<Input, any Error>) -> Void
+}
+
+/// A promise whose `then` returns a promise that observes: the floor's contract (group,
+/// asynchronous callbacks, first settle wins, checks decided by the value's type).
+///
+/// `@unchecked Sendable`: `state` is guarded by its own lock, and subclasses add only immutable
+/// `let`s. Not final, so that the promise a `then` returns can hold its queue and block (`MapNode`).
+class NodePromise<Value: Sendable>: @unchecked Sendable {
+    struct State {
+        var result: Result<Value, any Error>?
+        var first: NodeObserver<Value>?
+        var rest: [NodeObserver<Value>] = []
+    }
+
+    /// Guards the outcome and the observers.
+    let state: PromiseMutex<State>
+
+    init() {
+        state = PromiseMutex(State())
+        floorGroup.enter()
+    }
+
+    init(_ value: Value) {
+        state = PromiseMutex(State(result: .success(value)))
+    }
+
+    final func settle(_ result: Result<Value, any Error>) {
+        let taken: State? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            defer { state = State(result: result) }
+            return state
+        }
+        guard let taken else { return }
+        if let first = taken.first {
+            first.receive(result)
+            for observer in taken.rest { observer.receive(result) }
+        }
+        floorGroup.leave()
+    }
+
+    /// The resolution procedure for a value of `Value` itself (the floor's: decided by the type).
+    final func resolve(_ value: Value) {
+        if type(of: value) == Value.self, !(Value.self is NSError.Type), !(Value.self is AnyObject.Type) {
+            return settle(.success(value))
+        }
+        if let error = value as? NSError { return settle(.failure(error)) }
+        settle(.success(value))
+    }
+
+    final func observe(_ observer: NodeObserver<Value>) {
+        let now: Result<Value, any Error>? = state.withLock { state in
+            if let result = state.result { return result }
+            if state.first == nil {
+                state.first = observer
+            } else {
+                state.rest.append(observer)
+            }
+            return nil
+        }
+        if let now { observer.receive(now) }
+    }
+
+    @discardableResult
+    final func then<Next: Sendable>(
+        on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Next
+    ) -> NodePromise<Next> {
+        let next = MapNode(queue: queue, work: work)
+        observe(NodeObserver { result in next.receive(result) })
+        return next
+    }
+
+    @discardableResult
+    final func `catch`(
+        on queue: DispatchQueue, _ handler: @escaping @Sendable (any Error) -> Void
+    ) -> NodePromise<Value> {
+        let next = CatchNode<Value>(queue: queue, handler: handler)
+        observe(NodeObserver { result in next.receive(result) })
+        return next
+    }
+}
+
+/// The promise of a `then`, observing the promise before it. (`@unchecked`: its own fields are
+/// immutable; see `NodePromise`.)
+final class MapNode<Input: Sendable, Output: Sendable>: NodePromise<Output>, @unchecked Sendable {
+    let queue: DispatchQueue
+    let work: @Sendable (Input) -> Output
+
+    init(queue: DispatchQueue, work: @escaping @Sendable (Input) -> Output) {
+        self.queue = queue
+        self.work = work
+        super.init()
+    }
+
+    func receive(_ result: Result<Input, any Error>) {
+        queue.async(group: floorGroup) {
+            switch result {
+            case .success(let value): self.resolve(self.work(value))
+            case .failure(let error): self.settle(.failure(error))
+            }
+        }
+    }
+}
+
+/// The promise of a `catch`, observing the promise before it. (`@unchecked`: its own fields are
+/// immutable; see `NodePromise`.)
+final class CatchNode<Value: Sendable>: NodePromise<Value>, @unchecked Sendable {
+    let queue: DispatchQueue
+    let handler: @Sendable (any Error) -> Void
+
+    init(queue: DispatchQueue, handler: @escaping @Sendable (any Error) -> Void) {
+        self.queue = queue
+        self.handler = handler
+        super.init()
+    }
+
+    func receive(_ result: Result<Value, any Error>) {
+        queue.async(group: floorGroup) {
+            switch result {
+            case .success(let value): self.resolve(value)
+            case .failure(let error):
+                self.handler(error)
+                self.settle(.failure(error))
+            }
+        }
+    }
+}
+
+/// The scenarios for the node variant (the same as `FloorRunner`'s).
+enum NodeRunner {
+    typealias Promise = NodePromise<Int>
+
+    static let scenarios: Set<Scenario> = [.single, .single2, .single3, .chain, .errors, .fanOut]
+
+    static func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock, _ queues: FloorQueues) throws -> Int {
+        let n = inputs.size
+        let serial = queues.serial
+        switch scenario {
+        case .single, .single2, .single3:
+            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
+            let done = Countdown(n)
+            for _ in 0..<n {
+                var promise = Promise(1)
+                for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
+                promise.then(on: serial) { done.tick($0 + 1) }
+            }
+            return try done.sum("floor-nodes single")
+        case .fanOut:
+            let done = Countdown(n)
+            let root = Promise()
+            for _ in 0..<n { root.then(on: serial) { done.tick($0) } }
+            clock.markBuilt()
+            root.resolve(1)
+            return try done.sum("floor-nodes fan-out")
+        case .chain, .errors:
+            let root = Promise()
+            var last = root
+            for _ in 0..<n { last = last.then(on: serial) { $0 + 1 } }
+            let result = Handoff<Int>()
+            last.then(on: serial) { result.put($0) }
+                .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
+            clock.markBuilt()
+            if scenario == .chain {
+                root.resolve(0)
+            } else {
+                root.settle(.failure(ChainError(code: Scenario.errorCode)))
+            }
+            return try result.take("floor-nodes chain")
+        default:
+            return -1
+        }
+    }
+
+    static func holdPending(count: Int, meter: AllocationMeter, _ queues: FloorQueues) throws -> () throws -> Void {
+        let done = Countdown(count)
+        let serial = queues.serial
+        var roots: [Promise] = []
+        var thens: [NodePromise<Void>] = []
+        roots.reserveCapacity(count)
+        thens.reserveCapacity(count)
+        meter.measure {
+            for _ in 0..<count {
+                let root = Promise()
+                roots.append(root)
+                thens.append(root.then(on: serial) { done.tick($0) })
+            }
+        }
+        return { [roots, thens] in
+            withExtendedLifetime(thens) {
+                for root in roots { root.resolve(1) }
+            }
+            _ = try done.sum("floor-nodes pending")
+        }
+    }
+}
