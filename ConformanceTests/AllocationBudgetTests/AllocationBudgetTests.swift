@@ -19,8 +19,7 @@ struct AllocationBudgetTests {
         // The promise `then` returns and its observer, which captures the callback itself.
         "FBL pending promise with one then": 3,
         // The above, plus GCD's closure and block for the callback. (No cast: `Int` is remembered
-        // as plain, `PlainTypeCache`.) 6 before FBL's state became one enum: the debug build
-        // boxed the stored optional `Result` when copying it unspecialised.
+        // as plain, `PlainTypeCache`.)
         "FBL chain link": 4,
         "FBL fan-out observer": 8,
         // `observe`'s two callbacks and its observer, per input.

@@ -104,10 +104,11 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
         return following?.promise
     }
 
-    /// Records that this promise adopted `promise`, unless it adopted one before or has settled.
+    /// Records that this promise adopted `promise`, unless it still follows one it adopted before
+    /// (one freed meanwhile no longer counts, as with the weak field this replaced) or has settled.
     @inlinable
     mutating func follow(_ promise: FBLPromise<Value>) {
-        guard case .pending(let observers, nil) = state else { return }
+        guard case .pending(let observers, let following) = state, following?.promise == nil else { return }
         state = .pending(observers, following: FBLFollowedPromise(promise))
     }
 
