@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 public import PromiseInterface
 
 /// What an operator property returns: call it with a block to chain that block and get the next
@@ -27,9 +27,9 @@ public import PromiseInterface
 /// link (`AllocationBudgetTests` pins the count).
 public struct AYOperator<Input: Sendable>: Sendable {
     /// The promise the block is chained to.
-    let source: AYPromise
+    @usableFromInline let source: AYPromise
     /// Where and with what the block runs.
-    let route: AYRoute<Input>
+    @usableFromInline let route: AYRoute<Input>
 
     /// Chains a block that takes the input and returns a value of an inferred type (`Void` for a
     /// block that returns nothing).
@@ -37,7 +37,7 @@ public struct AYOperator<Input: Sendable>: Sendable {
     /// - Parameter block: Runs once, on the operator's queue, with the input.
     /// - Returns: The next promise, resolved with what `block` returns or rejected with what it
     ///   throws.
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction<Result: Sendable>(
         _ block: @escaping @Sendable (Input) throws -> Result
     ) -> AYPromise {
@@ -45,7 +45,7 @@ public struct AYOperator<Input: Sendable>: Sendable {
     }
 
     /// Chains a block that takes no argument (the input is dropped).
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction<Result: Sendable>(
         _ block: @escaping @Sendable () throws -> Result
     ) -> AYPromise {
@@ -55,14 +55,14 @@ public struct AYOperator<Input: Sendable>: Sendable {
     /// Chains a block that takes the input and returns a dynamic value (`nil`, or `return`s of
     /// several types).
     @_disfavoredOverload
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction(_ block: @escaping @Sendable (Input) throws -> PromiseValue) -> AYPromise {
         source.chain(route, AYDynamicBlock.takingInput(block))
     }
 
     /// Chains a block that takes no argument and returns a dynamic value.
     @_disfavoredOverload
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction(_ block: @escaping @Sendable () throws -> PromiseValue) -> AYPromise {
         source.chain(route, AYDynamicBlock<Input>.takingNothing(block))
     }
@@ -79,14 +79,15 @@ public struct AYOperator<Input: Sendable>: Sendable {
 /// The block rules are those of ``AYOperator``.
 public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sendable {
     /// The promise the block is chained to.
-    let source: AYPromise
+    @usableFromInline let source: AYPromise
     /// The route for one argument value, or the error for an argument the operator cannot take.
     /// A function without captures, so that the operator costs no allocation.
-    let route: @Sendable (Argument) throws(AYPromiseError) -> AYRoute<Input>
+    @usableFromInline let route: @Sendable (Argument) throws(AYPromiseError) -> AYRoute<Input>
 
     /// Chains `block` on the route for `argument`; an invalid argument rejects the next promise
     /// at once.
-    private func chain<Block: AYChainedBlock>(_ argument: Argument, _ block: Block) -> AYPromise
+    @inlinable
+    func chain<Block: AYChainedBlock>(_ argument: Argument, _ block: Block) -> AYPromise
     where Block.Input == Input {
         do {
             return source.chain(try route(argument), block)
@@ -101,7 +102,7 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
     ///   - argument: The operator's argument (a queue, a delay in seconds).
     ///   - block: Runs once, as the operator says, with the input.
     /// - Returns: The next promise.
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction<Result: Sendable>(
         _ argument: Argument,
         _ block: @escaping @Sendable (Input) throws -> Result
@@ -110,7 +111,7 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
     }
 
     /// Chains a block that takes no argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction<Result: Sendable>(
         _ argument: Argument,
         _ block: @escaping @Sendable () throws -> Result
@@ -120,7 +121,7 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
 
     /// Chains a block that takes the input and returns a dynamic value.
     @_disfavoredOverload
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction(
         _ argument: Argument,
         _ block: @escaping @Sendable (Input) throws -> PromiseValue
@@ -130,7 +131,7 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
 
     /// Chains a block that takes no argument and returns a dynamic value.
     @_disfavoredOverload
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction(
         _ argument: Argument,
         _ block: @escaping @Sendable () throws -> PromiseValue
@@ -142,16 +143,18 @@ public struct AYOperatorTakingArgument<Argument: Sendable, Input: Sendable>: Sen
 /// Where an operator's block runs and what it runs with: the part of an operator that does not
 /// depend on the block (`then` and `thenOn` differ only in `queue`; `then` and `catch` in
 /// `input`).
+@usableFromInline
 struct AYRoute<Input: Sendable>: Sendable {
     /// The queue the outcome is handed to, and the block runs on.
-    let queue: DispatchQueue
+    @usableFromInline let queue: DispatchQueue
     /// What the block runs with for an outcome, or ``AYBlockInput/passOn`` when the operator
     /// passes the outcome on to the next promise unchanged (a rejection reaching `then`). A
     /// function without captures (but `thenDelay`'s), so that a route costs no allocation.
-    let input: @Sendable (AYOutcome) -> AYBlockInput<Input>
+    @usableFromInline let input: @Sendable (AYOutcome) -> AYBlockInput<Input>
 }
 
 /// What an ``AYRoute`` makes of an outcome.
+@usableFromInline
 enum AYBlockInput<Input: Sendable> {
     /// Run the block with this input.
     case run(Input)
@@ -210,6 +213,7 @@ extension AYRoute where Input == any Error {
 /// Two conformers keep the two kinds of result apart without a wrapping closure: a block of an
 /// inferred type has its result wrapped into a `PromiseValue` once, a block that already returns
 /// one hands it over as it is (wrapping it again would hide a `nil` inside an optional).
+@usableFromInline
 protocol AYChainedBlock: Sendable {
     associatedtype Input: Sendable
     /// Runs the block with `input` and returns what it returns, as a dynamic value.
@@ -217,10 +221,12 @@ protocol AYChainedBlock: Sendable {
 }
 
 /// A block whose return type is inferred.
+@usableFromInline
 enum AYTypedBlock<Input: Sendable, Result: Sendable>: AYChainedBlock {
     case takingInput(@Sendable (Input) throws -> Result)
     case takingNothing(@Sendable () throws -> Result)
 
+    @inlinable
     func run(_ input: Input) throws -> PromiseValue {
         switch self {
         case .takingInput(let block): return try block(input)
@@ -230,10 +236,12 @@ enum AYTypedBlock<Input: Sendable, Result: Sendable>: AYChainedBlock {
 }
 
 /// A block that returns a dynamic value.
+@usableFromInline
 enum AYDynamicBlock<Input: Sendable>: AYChainedBlock {
     case takingInput(@Sendable (Input) throws -> PromiseValue)
     case takingNothing(@Sendable () throws -> PromiseValue)
 
+    @inlinable
     func run(_ input: Input) throws -> PromiseValue {
         switch self {
         case .takingInput(let block): return try block(input)

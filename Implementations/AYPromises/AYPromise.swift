@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 public import PromiseInterface
 import Synchronization
 
@@ -50,6 +50,10 @@ public final class AYPromise: Sendable {
     /// `withResolve`, `thenPromise` and `deferred`.
     private let resolutionClaimed = Atomic<Bool>(false)
 
+    /// `false` once the promise has settled (stored after the lock has recorded the outcome), so
+    /// that `deinit` skips the lock for a settled promise, which is nearly every promise.
+    private let mayBePending: Atomic<Bool>
+
     #if DEBUG
         /// Where a pending promise was made and whom to tell if it is freed pending
         /// (``PendingPromiseLeakCheck``); debug builds only.
@@ -57,22 +61,27 @@ public final class AYPromise: Sendable {
     #endif
 
     /// A pending promise.
+    @usableFromInline
     init(pending: ()) {
         machine = PromiseMutex(AYPromiseStateMachine())
+        mayBePending = Atomic(true)
         #if DEBUG
             leakTracker = PendingPromiseLeakCheck.track()
         #endif
     }
 
     /// A promise settled with `outcome` from the start.
+    @usableFromInline
     init(settled outcome: AYOutcome) {
         machine = PromiseMutex(AYPromiseStateMachine(settled: outcome))
+        mayBePending = Atomic(false)
         #if DEBUG
             leakTracker = nil
         #endif
     }
 
     deinit {
+        guard mayBePending.load(ordering: .acquiring) else { return }
         guard let handlers = machine.withLock({ $0.abandon() }) else { return }
         #if DEBUG
             leakTracker?.reportGivenUp(self)
@@ -103,9 +112,11 @@ public final class AYPromise: Sendable {
     /// released, in the order they were piped, on this thread, including those piped while they
     /// run (queued behind them by the machine and run here in a loop), so registration order
     /// holds whichever thread settles.
+    @usableFromInline
     func settle(_ outcome: AYOutcome) {
         let action = machine.withLock { $0.settle(outcome) }
         guard case .runHandlers(var handlers, let outcome) = action else { return }
+        mayBePending.store(false, ordering: .releasing)
         while !handlers.isEmpty {
             handlers.run(outcome)
             guard let next = machine.withLock({ $0.nextHandlers() }) else { return }
@@ -115,6 +126,7 @@ public final class AYPromise: Sendable {
 
     /// Registers a handler for the outcome (the original's `pipe:`): stored while pending, called
     /// at once, on this thread, if the promise has settled. Handlers must only schedule work.
+    @usableFromInline
     func pipe(_ handler: @escaping AYHandler) {
         let action = machine.withLock { $0.pipe(handler) }
         if case .runNow(let outcome) = action { handler(outcome) }
@@ -143,6 +155,7 @@ public final class AYPromise: Sendable {
     /// The handler captures the route and the block themselves, so a link allocates the next
     /// promise and this handler, and, once the outcome arrives, GCD's block: nothing wraps the
     /// user's block.
+    @inlinable
     func chain<Block: AYChainedBlock>(_ route: AYRoute<Block.Input>, _ block: Block) -> AYPromise {
         let next = AYPromise(pending: ())
         pipe { outcome in
@@ -213,6 +226,7 @@ public final class AYPromise: Sendable {
     }
 
     /// Runs `block` and resolves this promise with what it returns; a throw rejects.
+    @usableFromInline
     func resolve(returnedBy block: () throws -> PromiseValue, on queue: DispatchQueue) {
         do {
             resolve(try block(), on: queue)

@@ -1,14 +1,14 @@
-import PromiseInterface
+public import PromiseInterface
 
 /// The outcome a settled ``AYPromise`` hands to its handlers.
-typealias AYOutcome = Result<PromiseValue, any Error>
+@usableFromInline typealias AYOutcome = Result<PromiseValue, any Error>
 
 /// A handler piped onto a promise: called once, with the outcome, on the settling thread and
 /// outside the lock. Handlers only schedule work: they dispatch a block onto a queue, or record an
 /// `all`/`race` input under the combinator's lock and, when that decides it, dispatch the settling
 /// of the combined promise. None settles another promise on the settling thread, so running them
 /// in a loop never recurses into another promise's handlers.
-typealias AYHandler = @Sendable (AYOutcome) -> Void
+@usableFromInline typealias AYHandler = @Sendable (AYOutcome) -> Void
 
 /// The pure state machine behind ``AYPromise``: what the original keeps in `state`, `value` and
 /// `handlers`, but with every read and write inside one lock.
