@@ -11,11 +11,15 @@ import PromiseInterface
 // returns holds its queue and block as fields, so its observer captures only that promise, and a
 // link allocates three times.
 //
-// What it gives up, and why FBL does not do this: the promise keeps its block (and everything the
-// block captures) for as long as the promise lives, where an observer closure is freed once it has
-// run. A promise stored in an object that its own block captures becomes a reference cycle; FBL
-// would have to clear the block under the promise's lock after running it. It also leaves out
-// adoption (not exercised by a chain of `Int`s; the type check that decides it is kept).
+// It keeps the contract's memory behaviour too: an observer closure is freed once it has run, and
+// with it the block and everything the block captures, so a promise kept by an object that its own
+// block captures is not a reference cycle. Here the one callback takes the block out under the
+// promise's lock before running it (the lock costs nothing measurable: Reports/performance.md). It
+// leaves out adoption (not exercised by a chain of `Int`s; the type check that decides it is kept).
+//
+// Why FBL does not do this yet: the promise a `then` returns must be a subclass of the promise, and
+// the shared protocol (`APlusPromise`) has requirements returning `Self`, which a non-final class
+// cannot meet; see Reports/performance.md.
 
 /// An observer: a closure that captures only the promise it settles (see above).
 struct NodeObserver<Input: Sendable>: Sendable {
@@ -25,8 +29,9 @@ struct NodeObserver<Input: Sendable>: Sendable {
 /// A promise whose `then` returns a promise that observes: the floor's contract (group,
 /// asynchronous callbacks, first settle wins, checks decided by the value's type).
 ///
-/// `@unchecked Sendable`: `state` is guarded by its own lock, and subclasses add only immutable
-/// `let`s. Not final, so that the promise a `then` returns can hold its queue and block (`MapNode`).
+/// `@unchecked Sendable`: `state` is guarded by its own lock, and a subclass adds its queue (a `let`)
+/// and its block, guarded by that same lock. Not final, so that the promise a `then` returns can
+/// hold its queue and block (`MapNode`).
 class NodePromise<Value: Sendable>: @unchecked Sendable {
     struct State {
         var result: Result<Value, any Error>?
@@ -101,11 +106,12 @@ class NodePromise<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// The promise of a `then`, observing the promise before it. (`@unchecked`: its own fields are
-/// immutable; see `NodePromise`.)
+/// The promise of a `then`, observing the promise before it. (`@unchecked`: `work` is guarded by
+/// `state`'s lock; see `NodePromise`.)
 final class MapNode<Input: Sendable, Output: Sendable>: NodePromise<Output>, @unchecked Sendable {
     let queue: DispatchQueue
-    let work: @Sendable (Input) -> Output
+    /// Guarded by `state`'s lock: taken out (and so freed once run) by the one callback.
+    var work: (@Sendable (Input) -> Output)?
 
     init(queue: DispatchQueue, work: @escaping @Sendable (Input) -> Output) {
         self.queue = queue
@@ -115,19 +121,24 @@ final class MapNode<Input: Sendable, Output: Sendable>: NodePromise<Output>, @un
 
     func receive(_ result: Result<Input, any Error>) {
         queue.async(group: floorGroup) {
+            let work = self.state.withLock { _ in
+                defer { self.work = nil }
+                return self.work
+            }
             switch result {
-            case .success(let value): self.resolve(self.work(value))
+            case .success(let value): if let work { self.resolve(work(value)) }
             case .failure(let error): self.settle(.failure(error))
             }
         }
     }
 }
 
-/// The promise of a `catch`, observing the promise before it. (`@unchecked`: its own fields are
-/// immutable; see `NodePromise`.)
+/// The promise of a `catch`, observing the promise before it. (`@unchecked`: `handler` is guarded
+/// by `state`'s lock; see `NodePromise`.)
 final class CatchNode<Value: Sendable>: NodePromise<Value>, @unchecked Sendable {
     let queue: DispatchQueue
-    let handler: @Sendable (any Error) -> Void
+    /// Guarded by `state`'s lock: taken out (and so freed once run) by the one callback.
+    var handler: (@Sendable (any Error) -> Void)?
 
     init(queue: DispatchQueue, handler: @escaping @Sendable (any Error) -> Void) {
         self.queue = queue
@@ -137,10 +148,14 @@ final class CatchNode<Value: Sendable>: NodePromise<Value>, @unchecked Sendable 
 
     func receive(_ result: Result<Value, any Error>) {
         queue.async(group: floorGroup) {
+            let handler = self.state.withLock { _ in
+                defer { self.handler = nil }
+                return self.handler
+            }
             switch result {
             case .success(let value): self.resolve(value)
             case .failure(let error):
-                self.handler(error)
+                handler?(error)
                 self.settle(.failure(error))
             }
         }
