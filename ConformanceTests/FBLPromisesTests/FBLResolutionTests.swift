@@ -1,5 +1,6 @@
 import Dispatch
 import FBLPromises
+import Foundation
 import PromiseInterface
 import TestSupport
 import Testing
@@ -38,6 +39,38 @@ struct FBLResolutionTests {
         }
     }
 
+    @Test(
+        "a value whose type conforms to Error but bridges to its own object fulfils (google/promises' rule, as for `extension String: Error`)"
+    )
+    func bridgedErrorTypeFulfils() async throws {
+        // `UUID` conforms to `Error` in this test process only (below); Foundation bridges it to
+        // `NSUUID`, as it bridges `String` to `NSString`, so google/promises fulfils with it.
+        let id = UUID()
+        let fulfilled = FBLPromise<UUID>.pending()
+        fulfilled.fulfill(id)
+        #expect(try await value(of: fulfilled) == id)
+        #expect(try await value(of: FBLPromise<UUID>(id)) == id)
+        let resolved = FBLPromise<UUID>.pending()
+        resolved.resolve(id)
+        #expect(try await value(of: resolved) == id)
+        #expect(try await value(of: FBLPromise(1).then { _ in id }) == id)
+        let untyped = FBLPromise<any Sendable>.pending()
+        untyped.resolve(id)
+        #expect(try await value(of: untyped) as? UUID == id)
+    }
+
+    @Test("an NSError value rejects with it, through fulfill, resolve and init")
+    func nsErrorRejects() async throws {
+        let nsError = NSError(domain: "FBLResolutionTests", code: 7)
+        let fulfilled = FBLPromise<any Sendable>.pending()
+        fulfilled.fulfill(nsError)
+        #expect(try await error(of: fulfilled) as? NSError === nsError)
+        let resolved = FBLPromise<NSError>.pending()
+        resolved.resolve(nsError)
+        #expect(try await error(of: resolved) as? NSError === nsError)
+        #expect(try await error(of: FBLPromise<NSError>(nsError)) as? NSError === nsError)
+    }
+
     @Test("an optional holding a promise is adopted after an optional of that type holding nil")
     func optionalAfterNil() async throws {
         let none = FBLPromise<any Sendable>.pending()
@@ -64,6 +97,10 @@ struct FBLResolutionTests {
         }
     }
 }
+
+// A type that Foundation bridges to an object of its own, made an `Error` as a program that
+// throws strings makes `String` one; `UUID`, so that no other test's values are affected.
+extension UUID: @retroactive Error {}
 
 /// A thenable that is a value type, so the plain-type cache could remember its type.
 private struct ValueThenable: Thenable {

@@ -35,7 +35,7 @@ extension FBLPromise: APlusPromise where Value == PromiseValue {
     }
 
     /// A promise resolved with `value` through the resolution procedure (a promise or thenable is
-    /// adopted; an `Error` value rejects, as in the original).
+    /// adopted; an error value rejects, as in the original).
     public static func resolved(_ value: PromiseValue) -> FBLPromise<PromiseValue> {
         let promise = FBLPromise<PromiseValue>.pending()
         promise.resolve(value, on: .main)

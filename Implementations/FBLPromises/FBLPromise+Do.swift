@@ -2,7 +2,7 @@ public import Dispatch
 
 extension FBLPromise {
     /// Runs `work` at once on `queue` and fulfils with what it returns (the original's
-    /// `onQueue:do:`). A returned `Error` value or a throw rejects.
+    /// `onQueue:do:`). A returned error value or a throw rejects.
     ///
     /// - Parameters:
     ///   - queue: Where `work` runs.

@@ -20,7 +20,7 @@ extension FBLPromise {
     ///
     /// - Parameters:
     ///   - queue: Where `recovery` runs.
-    ///   - recovery: Receives the error and returns a value to fulfil with; an `Error` value or a
+    ///   - recovery: Receives the error and returns a value to fulfil with; an error value or a
     ///     throw rejects.
     /// - Returns: A promise that is fulfilled with this promise's value or with `recovery`'s.
     @inlinable @discardableResult

@@ -3,7 +3,7 @@ public import Dispatch
 extension FBLPromise {
     /// Transforms the value when this promise is fulfilled; a rejection passes through.
     ///
-    /// `work` runs on `queue`. What it returns resolves the new promise: an `Error` value or a
+    /// `work` runs on `queue`. What it returns resolves the new promise: an error value or a
     /// throw rejects it, a thenable is assimilated, anything else fulfils it.
     ///
     /// ```swift

@@ -66,8 +66,8 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         FBLPromise(pending: ())
     }
 
-    /// Makes a promise already fulfilled with `value`, or rejected if `value` is an `Error`
-    /// (google/promises' rule: an error value rejects).
+    /// Makes a promise already fulfilled with `value`, or rejected if `value` is an error value
+    /// (google/promises' rule; see ``resolve(_:on:)-(Value,_)`` for what counts as one).
     @inlinable
     public init(_ value: Value) {
         if let error = Self.error(in: value) {
@@ -130,7 +130,8 @@ public final class FBLPromise<Value: Sendable>: Sendable {
 
     // MARK: - Settling
 
-    /// Fulfils the promise with `value`; if `value` is an `Error`, rejects with it instead.
+    /// Fulfils the promise with `value`; if `value` is an error value, rejects with it instead (see
+    /// ``resolve(_:on:)-(Value,_)`` for what counts as one).
     ///
     /// Only the first settle counts: a later `fulfill`, `reject` or `resolve` is ignored.
     /// `value` is not inspected for promises or thenables; use ``resolve(_:on:)-(FBLPromise<Value>,_)`` to adopt one.
@@ -143,12 +144,12 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         }
     }
 
-    /// `value` as an error, if it is one (google/promises' rule: an error value rejects); no cast
-    /// for a type found plain before (``fblPlainTypes``).
+    /// `value` as an error, if it is one that rejects (`fblRejection(in:)`, google/promises'
+    /// rule); no check for a type found plain before (``fblPlainTypes``).
     @inlinable
     static func error(in value: Value) -> (any Error)? {
         guard !fblPlainTypes.contains(type(of: value)) else { return nil }
-        return value as? any Error
+        return fblRejection(in: value)
     }
 
     /// Rejects the promise with `error`. Only the first settle counts.
@@ -163,7 +164,9 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     ///   a promise with itself rejects with ``PromiseError/cycle`` (Promises/A+ 2.3.1).
     /// - Any other `Thenable` (a promise of another design, or a foreign object) is assimilated:
     ///   its `then` is called once, on `queue`, and the first callback it calls wins.
-    /// - An `Error` value rejects; anything else fulfils.
+    /// - An error value rejects: an `NSError`, or a value of an `Error` type that Foundation does
+    ///   not bridge to an object of its own (google/promises' rule: a `String` made an `Error` for
+    ///   `throw "message"` still fulfils); anything else fulfils.
     ///
     /// Only the first settle counts.
     ///
@@ -179,7 +182,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
             resolve(promise, on: queue)
         } else if let thenable = value as? any Thenable, !Self.holdsThenables {
             resolve(thenable, on: queue)
-        } else if let error = value as? any Error {
+        } else if let error = fblRejection(in: value) {
             settle(.failure(error))
         } else {
             // Not when `Value` is a thenable type: its values were not asked whether they are
