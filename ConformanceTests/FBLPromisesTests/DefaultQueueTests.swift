@@ -57,6 +57,17 @@ struct DefaultQueueTests {
         }
     }
 
+    @Test("DispatchQueue.promises and DispatchGroup.promises are google/promises' names for the same settings")
+    func googleNames() async {
+        #expect(DispatchQueue.promises === FBLPromise<Int>.defaultQueue)
+        #expect(DispatchGroup.promises === FBLPromise<Int>.dispatchGroup)
+        await #expect(processExitsWith: .success) {
+            let queue = TaggedQueue("fbl.default.alias")
+            DispatchQueue.promises = queue.queue
+            guard FBLPromise<Int>.defaultQueue === queue.queue else { exit(1) }
+        }
+    }
+
     /// Blocks until every FBL promise of the (child) process has settled, or exits with `code`.
     static func waitForEveryPromise(orExit code: Int32) {
         guard waitForPromises(timeout: defaultTestTimeout.timeInterval) else { exit(code) }

@@ -171,7 +171,18 @@ struct FBLAllTests {
         }
         tagged.queue.resume()
         // The callbacks were queued before this block, so they have run by the time it runs.
-        let settled = tagged.queue.sync { combined.value }
+        let settled = tagged.queue.sync { combined.fulfilledValue }
         #expect(settled == [1, 2])
+    }
+
+    @Test("all(a, b) of one type needs no on: and is a tuple; an array when the result type says so")
+    func twoOfOneType() async throws {
+        let first = FBLPromise(1)
+        let second = FBLPromise(2)
+        let pair = try await value(of: all(first, second))
+        #expect(pair.0 == 1 && pair.1 == 2)
+        let array: FBLPromise<[Int]> = all(first, second)
+        #expect(try await value(of: array) == [1, 2])
+        #expect(try await value(of: all(first, second, first, second, first)) == [1, 2, 1, 2, 1])
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import FBLPromises
+import Foundation
 import TestSupport
 import Testing
 
@@ -143,8 +144,39 @@ struct FBLAnyTests {
         }
         tagged.queue.resume()
         // The callbacks were queued before this block, so they have run by the time it runs.
-        let settled = tagged.queue.sync { combined.value }
+        let settled = tagged.queue.sync { combined.fulfilledValue }
         #expect(settled?.count == 2)
         #expect(settled?.first?.value == 1)
+    }
+
+    @Test("any(a, b) of one type needs no on: and is a tuple; an array when the result type says so")
+    func twoOfOneType() async throws {
+        let first = FBLPromise(1)
+        let second = FBLPromise<Int>(TestError(2))
+        let pair = try await value(of: any(first, second))
+        #expect(pair.0 == .value(1))
+        #expect(pair.1 == .error(TestError(2)))
+        let array: FBLPromise<[Maybe<Int>]> = any(first, second)
+        #expect(try await value(of: array) == [.value(1), .error(TestError(2))])
+    }
+
+    @Test("Maybe is Equatable, as in google/promises: values by ==, errors as NSErrors")
+    func maybeEquatable() {
+        #expect(Maybe(1) == Maybe(1))
+        #expect(Maybe(1) != Maybe(2))
+        #expect(Maybe<Int>(TestError(1)) == Maybe<Int>(TestError(1)))
+        #expect(Maybe<Int>(TestError(1)) != Maybe<Int>(TestError(2)))
+        #expect(Maybe<Int>(TestError(1)) != Maybe(1))
+        let nsError = NSError(domain: "test", code: 3)
+        #expect(Maybe<Int>(nsError) == Maybe<Int>(NSError(domain: "test", code: 3)))
+        #expect(Maybe<Int>(nsError) != Maybe<Int>(NSError(domain: "test", code: 4)))
+        // An error type that is not Equatable compares as an NSError: domain and code.
+        struct Opaque: Error {}
+        #expect(Maybe<Int>(Opaque()) == Maybe<Int>(Opaque()))
+        #expect(Maybe<Int>(Opaque()) != Maybe<Int>(TestError(1)))
+        // Optional values and arrays compare through the same conformance.
+        #expect(Maybe<Int?>(nil) == Maybe<Int?>(nil))
+        #expect(Maybe<Int?>(nil) != Maybe<Int?>(1))
+        #expect([Maybe(1), Maybe<Int>(TestError(2))] == [Maybe(1), Maybe<Int>(TestError(2))])
     }
 }

@@ -25,4 +25,13 @@ struct FBLDoTests {
         let promise = FBLPromise<Int>(on: .global()) { FBLPromise<Int>(on: .global()) { 3 } }
         #expect(try await FBLPromisesTests.value(of: promise) == 3)
     }
+
+    @Test("a work block that only throws is not ambiguous: it picks the value form and rejects")
+    func blockThatOnlyThrows() async throws {
+        let promise = FBLPromise<Int>(on: .global()) { throw TestError(4) }
+        #expect(try await error(of: promise) as? TestError == TestError(4))
+        // A block returning a promise still picks the promise form.
+        let adopted = FBLPromise<Int>(on: .global()) { FBLPromise(5) }
+        #expect(try await FBLPromisesTests.value(of: adopted) == 5)
+    }
 }

@@ -35,7 +35,7 @@ struct FBLRaceTests {
         inputs[1].fulfill(1)
         #expect(try await value(of: winner) == 2)
         tagged.queue.sync {}  // every callback above has run
-        #expect(winner.value == 2)
+        #expect(winner.fulfilledValue == 2)
     }
 
     @Test("A settlement after the race is decided is ignored")
@@ -47,7 +47,7 @@ struct FBLRaceTests {
         slow.fulfill("too late")
         tagged.queue.sync {}  // the slow input's callback has run
         #expect(winner.error as? TestError == TestError(9))
-        #expect(winner.value == nil)
+        #expect(winner.fulfilledValue == nil)
     }
 
     @Test("An already settled input wins over pending ones")
@@ -96,7 +96,7 @@ struct FBLRaceTests {
         }
         tagged.queue.resume()
         // The callback was queued before this block, so it has run by the time it runs.
-        let settled = tagged.queue.sync { winner.value }
+        let settled = tagged.queue.sync { winner.fulfilledValue }
         #expect(settled == 1)
     }
 

@@ -95,4 +95,19 @@ struct FBLThenTests {
         source.fulfill(0)
         #expect(try await value(of: tail, timeout: longTimeout(.seconds(60))) == links)
     }
+
+    @Test("google/promises' closure type aliases name the blocks the operators take")
+    func closureTypeAliases() async throws {
+        let start: FBLPromise<Int>.Do<Int> = { 20 }
+        let settle: FBLPromise<Int>.Async = { fulfill, _ in fulfill(1) }
+        let add: FBLPromise<Int>.Then<Int> = { $0 + 1 }
+        let ignore: FBLPromise<Int>.Catch = { _ in }
+        let sum: FBLPromise<Int>.Reducer<Int> = { FBLPromise($0 + $1) }
+        let promise = FBLPromise<Int>(on: .global(), start)
+            .then(on: .global(), add)
+            .catch(on: .global(), ignore)
+            .reduce(on: .global(), [10, 11], sum)
+        #expect(try await value(of: promise) == 42)
+        #expect(try await value(of: FBLPromise<Int>(on: .global(), settle)) == 1)
+    }
 }

@@ -51,7 +51,7 @@ struct FBLTimeoutTests {
         #expect(try await value(of: source) == 4)
         tagged.queue.sync {}  // the timed promise's observer of the source has run
         #expect(timed.error as? PromiseError == .timedOut)
-        #expect(timed.value == nil)
+        #expect(timed.fulfilledValue == nil)
     }
 
     @Test("A rejected source after the timeout keeps its own error")
@@ -104,7 +104,7 @@ struct FBLTimeoutTests {
             try await outcome(of: timed, timeout: .milliseconds(50))
         }
         tagged.queue.resume()
-        let settled = tagged.queue.sync { timed.value }
+        let settled = tagged.queue.sync { timed.fulfilledValue }
         #expect(settled == 1)
     }
 
@@ -137,5 +137,14 @@ struct FBLTimeoutTests {
         #expect(try await value(of: timed!) == 1)
         timed = nil
         try await eventually("the timeout's promise to be freed") { weakTimed.object == nil }
+    }
+
+    @Test("timeout's and reduce's results may be ignored, as in google/promises (@discardableResult)")
+    func discardableResults() async throws {
+        let source = FBLPromise(1)
+        // Each statement would warn (an error in CI's warnings-as-errors build) without the attribute.
+        source.timeout(on: .global(), 10)
+        source.reduce(on: .global(), [1]) { FBLPromise($0 + $1) }
+        #expect(try await value(of: source) == 1)
     }
 }

@@ -241,7 +241,7 @@ struct FBLWrapTests {
         }
         #expect(try await value(of: promise) == 1)
         tagged.queue.sync {}  // the second call has run
-        #expect(promise.value == 1)
+        #expect(promise.fulfilledValue == 1)
         #expect(promise.error == nil)
     }
 
@@ -315,5 +315,20 @@ struct FBLWrapTests {
     func defaultQueue() async throws {
         let promise = wrap { (handler: @escaping ResultHandler) in handler(.success(11)) }
         #expect(try await value(of: promise) == 11)
+    }
+
+    // MARK: - Two values and an error
+
+    @Test("Two-values-and-error handler: fulfils with both values, or rejects with the error")
+    func twoValuesAndError() async throws {
+        typealias Handler = @Sendable (Int?, String?, (any Error)?) -> Void
+        let both = wrap(on: .global()) { (handler: @escaping Handler) in handler(1, "one", nil) }
+        let values = try await value(of: both)
+        #expect(values.0 == 1 && values.1 == "one")
+        let partial = wrap(on: .global()) { (handler: @escaping Handler) in handler(nil, "two", nil) }
+        let partialValues = try await value(of: partial)
+        #expect(partialValues.0 == nil && partialValues.1 == "two")
+        let failed = wrap(on: .global()) { (handler: @escaping Handler) in handler(3, "three", TestError(3)) }
+        #expect(try await error(of: failed) as? TestError == TestError(3))
     }
 }

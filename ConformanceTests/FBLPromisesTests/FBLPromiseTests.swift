@@ -14,7 +14,7 @@ struct FBLPromiseTests {
         #expect(promise.isFulfilled)
         #expect(!promise.isPending)
         #expect(!promise.isRejected)
-        #expect(promise.value == 42)
+        #expect(promise.fulfilledValue == 42)
         #expect(promise.error == nil)
     }
 
@@ -22,7 +22,7 @@ struct FBLPromiseTests {
     func initWithError() {
         let promise = FBLPromise<Int>(TestError(1))
         #expect(promise.isRejected)
-        #expect(promise.value == nil)
+        #expect(promise.fulfilledValue == nil)
         #expect(promise.error as? TestError == TestError(1))
     }
 
@@ -40,7 +40,7 @@ struct FBLPromiseTests {
         promise.fulfill(1)
         promise.fulfill(2)
         promise.reject(TestError())
-        #expect(promise.value == 1)
+        #expect(promise.fulfilledValue == 1)
         #expect(try await value(of: promise) == 1)
 
         let rejected = FBLPromise<Int>.pending()
@@ -160,7 +160,7 @@ struct FBLPromiseTests {
 
         let plain = FBLPromise<PromiseValue>.pending()
         plain.resolve(16, on: .global())
-        #expect(plain.value.flatMap { $0 as? Int } == 16)
+        #expect(plain.fulfilledValue.flatMap { $0 as? Int } == 16)
     }
 
     @Test("observers are called in registration order, on their queues")
@@ -325,5 +325,35 @@ struct FBLPromiseTests {
     func errorDescriptions() {
         #expect(PromiseError.cycle.description.contains("itself"))
         #expect(PromiseError.invalidArgument("x").description.contains("x"))
+    }
+
+    // MARK: - google/promises' initializers and description
+
+    @Test("FBLPromise() makes a pending promise, as google/promises' Promise()")
+    func initPending() {
+        let promise = FBLPromise<Int>()
+        #expect(promise.isPending)
+        promise.fulfill(3)
+        #expect(promise.fulfilledValue == 3)
+    }
+
+    @Test("a throwing expression given to init(_:) rejects the promise instead of throwing at the call site")
+    func initWithThrowingExpression() {
+        func failing() throws -> Int { throw TestError(5) }
+        func succeeding() throws -> Int { 6 }
+        let rejected = FBLPromise<Int>(try failing())
+        #expect(rejected.error as? TestError == TestError(5))
+        #expect(FBLPromise<Int>(try succeeding()).fulfilledValue == 6)
+    }
+
+    @Test("description names the state and outcome in google/promises' words")
+    func description() {
+        #expect(FBLPromise(42).description == "Fulfilled: 42")
+        #expect(FBLPromise<Int?>(nil).description == "Fulfilled: nil")
+        #expect(FBLPromise<Int>(TestError(1)).description == "Rejected: \(TestError(1))")
+        let pending = FBLPromise<Int>.pending()
+        #expect(pending.description == "Pending: Int")
+        #expect("\(pending)" == "Pending: Int")
+        pending.fulfill(0)
     }
 }

@@ -10,7 +10,7 @@ func outcome<Value: Sendable>(
     of promise: FBLPromise<Value>,
     timeout: Duration = defaultTestTimeout
 ) async throws -> Result<Value, any Error> {
-    try await awaitOutcome(timeout: timeout) { try await promise.value() }
+    try await awaitOutcome(timeout: timeout) { try await promise.value }
 }
 
 /// The value of `promise`, or a thrown error if it was rejected or timed out.
@@ -26,4 +26,13 @@ func error<Value: Sendable>(
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> (any Error)? {
     rejection(of: try await outcome(of: promise, timeout: timeout), sourceLocation: sourceLocation)
+}
+
+extension FBLPromise {
+    /// The value if the promise is fulfilled, else `nil`: google/promises' internal `value`, which
+    /// its tests read synchronously; here the library's synchronous inspection is `result`.
+    var fulfilledValue: Value? {
+        guard case .success(let value)? = result else { return nil }
+        return value
+    }
 }

@@ -257,7 +257,7 @@ struct Shop: Sendable {
 
 /// How an FBL promise settled.
 func outcome<Value: Sendable>(of promise: FBLPromise<Value>) async throws -> Result<Value, any Error> {
-    try await awaitOutcome("an FBL promise") { try await promise.value() }
+    try await awaitOutcome("an FBL promise") { try await promise.value }
 }
 
 /// How an AY promise settled.

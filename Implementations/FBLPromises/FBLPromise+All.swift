@@ -31,8 +31,11 @@ public func all<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
 
 /// Variadic form of ``all(on:_:)-(_,Promises)``.
 ///
-/// With two to four promises Swift prefers the tuple forms below, even when the types are the
-/// same (`all(a, b)` is an `FBLPromise<(Int, Int)>`); pass an array to get `[Value]`.
+/// With two to four promises the tuple forms below win, even when the types are the same
+/// (`all(a, b)` is an `FBLPromise<(Int, Int)>`); pass an array, or give the result type, to get
+/// `[Value]`. This form is disfavoured so that the call is not ambiguous (in google/promises it
+/// is, with the same two overloads).
+@_disfavoredOverload
 public func all<Value: Sendable>(
     on queue: DispatchQueue = FBLPromise<Value>.defaultQueue,
     _ promises: FBLPromise<Value>...

@@ -1,4 +1,5 @@
 public import Dispatch
+import Foundation
 
 /// The outcome of one input of ``any(on:_:)-(_,Promises)``: its value or its error.
 public enum Maybe<Value: Sendable>: Sendable {
@@ -26,6 +27,29 @@ public enum Maybe<Value: Sendable>: Sendable {
     }
 }
 
+extension Maybe: Equatable where Value: Equatable {
+    /// Two values are equal if the values are. Two errors are equal if they are of one `Equatable`
+    /// type and `==`; otherwise if they are equal as `NSError`s (same domain, code and user info),
+    /// as google/promises compares every error. (As `NSError`s, two values of one Swift error
+    /// struct have the same domain and code, so that alone would call them equal.) A `Maybe` of
+    /// an optional type and arrays of `Maybe` compare through this too.
+    public static func == (lhs: Maybe, rhs: Maybe) -> Bool {
+        switch (lhs, rhs) {
+        case (.value(let lhs), .value(let rhs)): return lhs == rhs
+        case (.error(let lhs), .error(let rhs)):
+            // Through `Any`: `any Error` casts to `any Equatable` always, bridged to `NSError`.
+            if let equatable = (lhs as Any) as? any Equatable { return isEqual(equatable, rhs) }
+            return (lhs as NSError).isEqual(rhs as NSError)
+        default: return false
+        }
+    }
+}
+
+/// Whether `rhs` is of `lhs`'s type and equal to it.
+private func isEqual<Left: Equatable>(_ lhs: Left, _ rhs: any Error) -> Bool {
+    (rhs as? Left) == lhs
+}
+
 /// Waits for every promise to settle, fulfilled or rejected, and fulfils with each outcome in
 /// input order; rejects (with the error of the last one to be rejected) only when every input was
 /// rejected.
@@ -48,8 +72,10 @@ public func any<Value: Sendable, Promises: Sequence<FBLPromise<Value>>>(
 
 /// Variadic form of ``any(on:_:)-(_,Promises)``.
 ///
-/// With two or three promises Swift prefers the tuple forms below, even when the types are the
-/// same; pass an array to get `[Maybe<Value>]`.
+/// With two or three promises the tuple forms below win, even when the types are the same; pass
+/// an array, or give the result type, to get `[Maybe<Value>]`. Disfavoured, as the variadic
+/// `all`, so that `any(a, b)` is not ambiguous.
+@_disfavoredOverload
 public func any<Value: Sendable>(
     on queue: DispatchQueue = FBLPromise<Value>.defaultQueue,
     _ promises: FBLPromise<Value>...

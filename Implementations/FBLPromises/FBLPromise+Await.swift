@@ -6,7 +6,7 @@ import Synchronization
 /// Blocking is only safe off the queues the promise's callbacks need. When the promise is still
 /// pending and the caller is running on ``FBLPromise/defaultQueue`` (the main queue unless
 /// changed), every callback dispatched there would wait behind the blocked caller, so instead of
-/// deadlocking this throws ``PromiseError/wouldDeadlock(_:)``. Prefer `try await promise.value()`
+/// deadlocking this throws ``PromiseError/wouldDeadlock(_:)``. Prefer `try await promise.value`
 /// in async code.
 ///
 /// Only the default queue can be detected: blocking any other queue that a pending `then(on:)`
@@ -15,13 +15,13 @@ import Synchronization
 /// - Parameter promise: The promise to wait for.
 /// - Returns: The promise's value.
 /// - Throws: The promise's error, or ``PromiseError/wouldDeadlock(_:)``.
-@available(*, noasync, message: "blocks a thread of the cooperative pool; use `try await promise.value()`")
+@available(*, noasync, message: "blocks a thread of the cooperative pool; use `try await promise.value`")
 public func awaitPromise<Value: Sendable>(_ promise: FBLPromise<Value>) throws -> Value {
     if let result = promise.result { return try result.get() }
     if DefaultQueueMarker.isRunningOnDefaultQueue {
         throw PromiseError.wouldDeadlock(
             "awaitPromise was called on the default callback queue while the promise is pending; "
-                + "call it from another queue or use `await promise.value()`"
+                + "call it from another queue or use `await promise.value`"
         )
     }
     let settled = DispatchSemaphore(value: 0)

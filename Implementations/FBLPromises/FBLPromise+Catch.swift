@@ -1,6 +1,9 @@
 public import Dispatch
 
 extension FBLPromise {
+    /// What ``catch(on:_:)`` runs with the error (google/promises' `Catch`).
+    public typealias Catch = @Sendable (any Error) -> Void
+
     /// Observes a rejection: `reject` runs on `queue` with the error, and the returned promise is
     /// rejected with the same error. A fulfilment passes through without calling `reject`.
     ///
@@ -13,7 +16,7 @@ extension FBLPromise {
     @inlinable @discardableResult
     public func `catch`(
         on queue: DispatchQueue = defaultQueue,
-        _ reject: @escaping @Sendable (any Error) -> Void
+        _ reject: @escaping Catch
     ) -> FBLPromise<Value> {
         chain(
             on: queue,

@@ -18,20 +18,26 @@ extension FBLPromise {
         }
     }
 
-    /// Suspends until the promise settles, then returns its value or throws its error.
+    /// The value, once the promise is fulfilled: `let user = try await promise.value`. Throws the
+    /// error if it is rejected.
+    ///
+    /// The same spelling as on Swift's `Task` and on the other three designs. Beyond the original,
+    /// whose `value` is an internal synchronous property its own tests read through
+    /// `@testable import` (`nil` while pending, when rejected, and, for a promise of an optional
+    /// type, when fulfilled with `nil`). Here the synchronous inspection is ``result``, which
+    /// tells those cases apart; a port that reads `promise.value` synchronously does not compile,
+    /// rather than reading `nil` from a promise still pending.
     ///
     /// It needs no queue: the continuation resumes on the settling thread, so it works whatever
     /// ``defaultQueue`` is and whoever services the main queue. FBL promises cannot be cancelled,
-    /// so cancelling the awaiting task does not end the wait. Beyond the original; named as a
-    /// method because the synchronous ``value`` property is google/promises' inspection API:
-    /// `await promise.value` without the parentheses reads that property (and the compiler warns
-    /// that nothing is awaited).
+    /// so cancelling the awaiting task does not end the wait.
     ///
-    /// - Returns: The value.
     /// - Throws: The promise's error.
-    public func value() async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            addObserver { continuation.resume(with: $0) }
+    public var value: Value {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                addObserver { continuation.resume(with: $0) }
+            }
         }
     }
 }

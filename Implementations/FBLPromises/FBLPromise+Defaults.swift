@@ -33,9 +33,24 @@ extension FBLPromise {
     public static var dispatchGroup: DispatchGroup { fblDispatchGroup }
 }
 
+extension DispatchQueue {
+    /// The queue FBL operators use when they are not given `on:`: the same setting as
+    /// ``FBLPromise/defaultQueue``, under google/promises' name (`DispatchQueue.promises`).
+    public static var promises: DispatchQueue {
+        get { FBLPromise<Void>.defaultQueue }
+        set { FBLPromise<Void>.defaultQueue = newValue }
+    }
+}
+
+extension DispatchGroup {
+    /// The group of every pending FBL promise and dispatched callback: ``FBLPromise/dispatchGroup``
+    /// under google/promises' name (`DispatchGroup.promises`).
+    public static var promises: DispatchGroup { fblDispatchGroup }
+}
+
 /// The types FBL's resolution procedure found plain (not a promise, a thenable or an error): their
 /// values fulfil without a cast, in ``FBLPromise/resolve(_:on:)-(Value,_)``,
-/// ``FBLPromise/fulfill(_:)`` and ``FBLPromise/init(_:)-(Value)`` (see `PlainTypeCache`).
+/// ``FBLPromise/fulfill(_:)`` and ``FBLPromise/init(_:)-(()->Value)`` (see `PlainTypeCache`).
 ///
 /// They look up `type(of: value)`, which in this generic code is `Value` itself: the remembered
 /// types are concrete value types (`FBLPromise<Int>`'s `Int`), known without reading the value. For

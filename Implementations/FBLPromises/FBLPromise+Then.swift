@@ -1,6 +1,9 @@
 public import Dispatch
 
 extension FBLPromise {
+    /// What the `then` operators run with the value (google/promises' `Then`).
+    public typealias Then<Result> = @Sendable (Value) throws -> Result
+
     /// Transforms the value when this promise is fulfilled; a rejection passes through.
     ///
     /// `work` runs on `queue`. What it returns resolves the new promise: an error value or a
@@ -17,7 +20,7 @@ extension FBLPromise {
     @inlinable @discardableResult
     public func then<Result: Sendable>(
         on queue: DispatchQueue = defaultQueue,
-        _ work: @escaping @Sendable (Value) throws -> Result
+        _ work: @escaping Then<Result>
     ) -> FBLPromise<Result> {
         // `chain` would cost a closure around `work` per link on top of the observer; this one
         // observer captures `work` itself (the hot path of every chain, measured in
@@ -52,7 +55,7 @@ extension FBLPromise {
     @inlinable @discardableResult
     public func then<Result: Sendable>(
         on queue: DispatchQueue = defaultQueue,
-        _ work: @escaping @Sendable (Value) throws -> FBLPromise<Result>
+        _ work: @escaping Then<FBLPromise<Result>>
     ) -> FBLPromise<Result> {
         chain(on: queue, chainedFulfill: { .promise(try work($0)) }, chainedReject: { .error($0) })
     }
@@ -67,7 +70,7 @@ extension FBLPromise {
     @inlinable @discardableResult
     public func then(
         on queue: DispatchQueue = defaultQueue,
-        _ work: @escaping @Sendable (Value) throws -> Void
+        _ work: @escaping Then<Void>
     ) -> FBLPromise<Value> {
         // One observer capturing `work`, as in the transforming `then` above.
         let chained = FBLPromise<Value>.pending()

@@ -14,6 +14,7 @@ extension FBLPromise {
     ///     settles first).
     /// - Returns: A promise of this promise's outcome or of the timeout. An invalid interval rejects
     ///   it with ``PromiseError/invalidArgument(_:)``.
+    @discardableResult
     public func timeout(on queue: DispatchQueue = defaultQueue, _ interval: TimeInterval) -> FBLPromise<Value> {
         if let error = invalidInterval(interval, in: "timeout") {
             return FBLPromise(error)

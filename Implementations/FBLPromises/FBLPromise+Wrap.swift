@@ -93,6 +93,22 @@ public func wrap<Value: Sendable>(
     }
 }
 
+/// Wraps an API whose handler takes two optional values and an optional error: rejects with the
+/// error, or fulfils with both values.
+public func wrap<Value1: Sendable, Value2: Sendable>(
+    on queue: DispatchQueue = FBLPromise<(Value1?, Value2?)>.defaultQueue,
+    _ work:
+        @escaping @Sendable (
+            _ handler: @escaping @Sendable (Value1?, Value2?, (any Error)?) -> Void
+        ) throws -> Void
+) -> FBLPromise<(Value1?, Value2?)> {
+    FBLPromise<(Value1?, Value2?)>(on: queue) { fulfill, reject in
+        try work { value1, value2, error in
+            if let error { reject(error) } else { fulfill((value1, value2)) }
+        }
+    }
+}
+
 /// Wraps an API whose handler takes a `Result` (beyond the original, which predates `Result`).
 public func wrap<Value: Sendable>(
     on queue: DispatchQueue = FBLPromise<Value>.defaultQueue,

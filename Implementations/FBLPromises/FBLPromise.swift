@@ -66,10 +66,37 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         FBLPromise(pending: ())
     }
 
-    /// Makes a promise already fulfilled with `value`, or rejected if `value` is an error value
-    /// (google/promises' rule; see ``resolve(_:on:)-(Value,_)`` for what counts as one).
+    /// Makes a pending promise; the same as ``pending()`` (google/promises' `Promise()`).
     @inlinable
-    public init(_ value: Value) {
+    public convenience init() {
+        self.init(pending: ())
+    }
+
+    /// Makes a promise already settled with what `work` produces: fulfilled with the value, or
+    /// rejected if `work` throws or the value is an error value (google/promises' rule; see
+    /// ``resolve(_:on:)-(Value,_)`` for what counts as one).
+    ///
+    /// `work` is an autoclosure, as in google/promises, so a throwing expression rejects the
+    /// promise instead of throwing at the call site:
+    ///
+    /// ```swift
+    /// let config = FBLPromise<Config>(try loadConfig())   // rejected if loadConfig() throws
+    /// ```
+    ///
+    /// - Parameter work: The value, evaluated at once on the caller's thread.
+    @inlinable
+    public init(_ work: @autoclosure () throws -> Value) {
+        let value: Value
+        do {
+            value = try work()
+        } catch {
+            machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
+            mayBePending = Atomic(false)
+            #if DEBUG
+                leakTracker = nil
+            #endif
+            return
+        }
         if let error = Self.error(in: value) {
             machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
         } else {
@@ -82,7 +109,10 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     }
 
     /// Makes a promise already rejected with `error`.
-    @inlinable
+    ///
+    /// Disfavoured, so that `FBLPromise<SomeError>(someError)` is not ambiguous with
+    /// ``init(_:)-(()->Value)``; that initializer rejects with an error value too.
+    @inlinable @_disfavoredOverload
     public init(_ error: any Error) {
         machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
         mayBePending = Atomic(false)
@@ -144,12 +174,12 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         }
     }
 
-    /// `value` as an error, if it is one that rejects (`fblRejection(in:)`, google/promises'
+    /// `value` as an error, if it is one that rejects (`objectiveCRejection(in:)`, google/promises'
     /// rule); no check for a type found plain before (``fblPlainTypes``).
     @inlinable
     static func error(in value: Value) -> (any Error)? {
         guard !fblPlainTypes.contains(type(of: value)) else { return nil }
-        return fblRejection(in: value)
+        return objectiveCRejection(in: value)
     }
 
     /// Rejects the promise with `error`. Only the first settle counts.
@@ -182,7 +212,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
             resolve(promise, on: queue)
         } else if let thenable = value as? any Thenable, !Self.holdsThenables {
             resolve(thenable, on: queue)
-        } else if let error = fblRejection(in: value) {
+        } else if let error = objectiveCRejection(in: value) {
             settle(.failure(error))
         } else {
             // Not when `Value` is a thenable type: its values were not asked whether they are
@@ -293,16 +323,13 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     public var isPending: Bool { machine.withLock { $0.isPending } }
 
     /// Whether the promise is fulfilled.
-    public var isFulfilled: Bool { value != nil }
+    public var isFulfilled: Bool {
+        if case .success = result { return true }
+        return false
+    }
 
     /// Whether the promise is rejected.
     public var isRejected: Bool { error != nil }
-
-    /// The fulfilment value, or `nil` while pending or when rejected.
-    public var value: Value? {
-        if case .success(let value) = machine.withLock({ $0.result }) { return value }
-        return nil
-    }
 
     /// The rejection error, or `nil` while pending or when fulfilled.
     public var error: (any Error)? {
@@ -310,7 +337,10 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         return nil
     }
 
-    /// The outcome, or `nil` while pending.
+    /// The outcome, or `nil` while pending: the synchronous way to inspect a promise.
+    ///
+    /// A promise of an optional type fulfilled with `nil` is `.success(nil)`, never confused with
+    /// a pending promise. To wait for the value, use ``value``: `try await promise.value`.
     public var result: Result<Value, any Error>? { machine.withLock { $0.result } }
 
     // MARK: - The two primitives
@@ -402,11 +432,23 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     }
 
     /// Registers an observer that runs on the settling thread, outside the lock. Used where no
-    /// queue hop is wanted: `await promise.value()` and ``awaitPromise(_:)``, which must not depend
+    /// queue hop is wanted: `try await promise.value` and ``awaitPromise(_:)``, which must not depend
     /// on any queue being serviced.
     @inlinable
     func addObserver(_ observer: @escaping Observer) {
         let action = machine.withLock { $0.observe(observer) }
         if case .callNow(let result) = action { observer(result) }
+    }
+}
+
+extension FBLPromise: CustomStringConvertible {
+    /// The state and outcome, in google/promises' words: `Fulfilled: 42`, `Rejected: <error>` or
+    /// `Pending: Int`.
+    public var description: String {
+        switch result {
+        case .success(let value): return "Fulfilled: \(value)"
+        case .failure(let error): return "Rejected: \(error)"
+        case nil: return "Pending: \(Value.self)"
+        }
     }
 }
