@@ -1,5 +1,6 @@
 import AYPromises
 import Dispatch
+import Foundation
 import PromiseInterface
 import TestSupport
 import Testing
@@ -55,4 +56,21 @@ struct ThenableError: Error, Thenable {
     ) {
         resolvePromise("from the thenable")
     }
+
+    @Test("a value of a type Foundation bridges fulfils even if it is an Error, as in the original")
+    func bridgedErrorTypeFulfils() async throws {
+        // `IndexPath` conforms to `Error` in this test process only (below): in Objective-C it
+        // is an `NSIndexPath`, not an `NSError`, so the original fulfils with it; a cast to
+        // `Error` would reject it (as one `extension String: Error {}` would reject every string).
+        let path = IndexPath(indexes: [1, 2])
+        #expect(try await value(of: AYPromise.resolve(1).thenAsync { _ in path }) as? IndexPath == path)
+        #expect(try await value(of: AYPromise.withResolve { $0(path) }) as? IndexPath == path)
+        // An NSError still rejects.
+        let nsError = NSError(domain: "test", code: 1)
+        let rejected = AYPromise.resolve(1).thenAsync { _ in nsError }
+        #expect(try await error(of: rejected) as? NSError == nsError)
+    }
 }
+
+// Only for `bridgedErrorTypeFulfils`: a bridged type no other test uses as a value.
+extension IndexPath: @retroactive Error {}

@@ -1,5 +1,6 @@
 import AYPromises
 import Dispatch
+import Foundation
 import PromiseInterface
 import TestSupport
 import Testing
@@ -94,5 +95,15 @@ struct AYAllTests {
         #expect(levels == depth)
         #expect(wrongIndexes == 0)
         #expect(current as? TestError == TestError(1))
+    }
+
+    @Test("the rejection's localizedDescription is the failed input's, as the original's NSError says")
+    func localizedDescription() async throws {
+        let failed = AYPromise.all([AYPromise.resolve(1), AYPromise.resolve(LocalizedTestError())])
+        let failure = try #require(try await error(of: failed) as? AYAllRejectedError)
+        #expect(failure.localizedDescription == "the input's own words")
+        // Nested `all`s report the innermost input's description.
+        let nested = AYAllRejectedError(index: 0, internalError: failure)
+        #expect(nested.localizedDescription == "the input's own words")
     }
 }

@@ -1,5 +1,6 @@
 import AYPromises
 import Dispatch
+import Foundation
 import PromiseInterface
 import TestSupport
 import Testing
@@ -85,5 +86,12 @@ struct AYRaceTests {
         #expect(levels == depth)
         #expect(wrongErrors == 0)
         #expect(current as? TestError == TestError(0))
+    }
+
+    @Test("a race every input lost says so in the original's words (localizedDescription)")
+    func localizedDescription() async throws {
+        let lost = AYPromise.race([AYPromise.resolve(TestError(1)), AYPromise.resolve(TestError(2))])
+        let failure = try #require(try await error(of: lost) as? AYRaceRejectedError)
+        #expect(failure.localizedDescription == "all promise were rejected")
     }
 }

@@ -51,4 +51,32 @@ struct AYThenPromiseTests {
         #expect(try await error(of: promise) as? TestError == TestError(10))
         #expect(called.count == 0)
     }
+
+    @Test("thenAsyncPromise runs its block on a global queue, as the original's")
+    func thenAsyncPromise() async throws {
+        let onMain = Recorder<Bool>()
+        let promise = AYPromise.resolve(1).thenAsyncPromise { value, resolve in
+            onMain.record(MainQueue.isCurrent)
+            resolve((value as! Int) + 1)
+        }
+        #expect(try await value(of: promise) as? Int == 2)
+        #expect(onMain.all == [false])
+    }
+
+    @Test("thenPromiseOn runs its block on the queue given, with or without the value")
+    func thenPromiseOn() async throws {
+        let queue = TaggedQueue("ay.thenPromiseOn")
+        let onQueue = Recorder<Bool>()
+        let promise = AYPromise.resolve(1)
+            .thenPromiseOn(queue.queue) { value, resolve in
+                onQueue.record(queue.isCurrent)
+                resolve((value as! Int) * 10)
+            }
+            .thenPromiseOn(queue.queue) { resolve in
+                onQueue.record(queue.isCurrent)
+                resolve(TestError(3))
+            }
+        #expect(try await error(of: promise) as? TestError == TestError(3))
+        #expect(onQueue.all == [true, true])
+    }
 }

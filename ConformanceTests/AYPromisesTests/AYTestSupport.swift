@@ -1,5 +1,6 @@
 import AYPromises
 import Dispatch
+import Foundation
 import PromiseInterface
 import TestSupport
 import Testing
@@ -40,4 +41,9 @@ func afterMainQueueDrains() async {
     await withCheckedContinuation { continuation in
         DispatchQueue.main.async { continuation.resume() }
     }
+}
+
+/// An error whose `localizedDescription` is its own words (`LocalizedError`).
+struct LocalizedTestError: LocalizedError {
+    var errorDescription: String? { "the input's own words" }
 }

@@ -1,3 +1,4 @@
+public import Dispatch
 public import PromiseInterface
 
 /// What ``AYPromise/thenPromise`` returns: call it with a block that settles the next promise
@@ -12,10 +13,12 @@ public import PromiseInterface
 public struct AYThenPromiseOperator: Sendable {
     /// The promise the block is chained to.
     let source: AYPromise
+    /// Where the block runs.
+    let queue: DispatchQueue
 
     /// Chains a block that gets the value and a resolve callback.
     ///
-    /// - Parameter block: Runs once, on the main queue. The first call to `resolve` resolves the
+    /// - Parameter block: Runs once, on the operator's queue. The first call to `resolve` resolves the
     ///   next promise (a promise or thenable is adopted, an error rejects, anything else fulfils);
     ///   a throw before any call rejects it.
     /// - Returns: The next promise.
@@ -23,13 +26,38 @@ public struct AYThenPromiseOperator: Sendable {
     public func callAsFunction(
         _ block: @escaping @Sendable (PromiseValue, @escaping AYResolve) throws -> Void
     ) -> AYPromise {
-        source.chainThenPromise(block)
+        source.chainThenPromise(on: queue, block)
     }
 
     /// Chains a block that gets only the resolve callback.
     @discardableResult
     public func callAsFunction(_ block: @escaping @Sendable (@escaping AYResolve) throws -> Void) -> AYPromise {
-        source.chainThenPromise { _, resolve in try block(resolve) }
+        source.chainThenPromise(on: queue) { _, resolve in try block(resolve) }
+    }
+}
+
+/// What ``AYPromise/thenPromiseOn`` returns: call it with a queue and a block,
+/// `promise.thenPromiseOn(queue) { value, resolve in ... }`.
+public struct AYThenPromiseOnOperator: Sendable {
+    /// The promise the block is chained to.
+    let source: AYPromise
+
+    /// Chains a block that runs on `queue` with the value and a resolve callback.
+    @discardableResult
+    public func callAsFunction(
+        _ queue: DispatchQueue,
+        _ block: @escaping @Sendable (PromiseValue, @escaping AYResolve) throws -> Void
+    ) -> AYPromise {
+        AYThenPromiseOperator(source: source, queue: queue)(block)
+    }
+
+    /// Chains a block that runs on `queue` with only the resolve callback.
+    @discardableResult
+    public func callAsFunction(
+        _ queue: DispatchQueue,
+        _ block: @escaping @Sendable (@escaping AYResolve) throws -> Void
+    ) -> AYPromise {
+        AYThenPromiseOperator(source: source, queue: queue)(block)
     }
 }
 
@@ -43,21 +71,34 @@ extension AYPromise {
     /// Threading: the block runs on the main queue, asynchronously; `resolve` may be called from
     /// any thread.
     public var thenPromise: AYThenPromiseOperator {
-        AYThenPromiseOperator(source: self)
+        AYThenPromiseOperator(source: self, queue: .main)
     }
 
-    /// `thenPromise`'s chaining: the block runs on the main queue with the value and the next
-    /// promise's resolve callback.
+    /// ``thenPromise`` on a global queue (`DispatchQueue.global()`), as the original's
+    /// `thenAsyncPromise`.
+    public var thenAsyncPromise: AYThenPromiseOperator {
+        AYThenPromiseOperator(source: self, queue: .global())
+    }
+
+    /// ``thenPromise`` on the queue given: `promise.thenPromiseOn(queue) { value, resolve in ... }`.
+    /// Beyond the original, which has `thenOn` and `catchOn` but no queue-taking `thenPromise`.
+    public var thenPromiseOn: AYThenPromiseOnOperator {
+        AYThenPromiseOnOperator(source: self)
+    }
+
+    /// `thenPromise`'s chaining: the block runs on `queue` with the value and the next promise's
+    /// resolve callback.
     fileprivate func chainThenPromise(
+        on queue: DispatchQueue,
         _ block: @escaping @Sendable (PromiseValue, @escaping AYResolve) throws -> Void
     ) -> AYPromise {
-        chain(on: .main) { outcome, next in
+        chain(on: queue) { outcome, next in
             guard case .success(let value) = outcome else {
                 next.settle(outcome)
                 return
             }
             do {
-                try block(value, next.resolveCallback(on: .main))
+                try block(value, next.resolveCallback(on: queue))
             } catch {
                 // A throw after `resolve` was called is ignored: the first call won.
                 next.rejectFirst(error)

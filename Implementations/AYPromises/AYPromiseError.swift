@@ -1,3 +1,4 @@
+public import Foundation
 import PromiseInterface
 
 /// Errors the AY promises reject with for bad input.
@@ -32,7 +33,7 @@ public enum AYPromiseError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// The error ``AYPromise/all`` rejects with: a wrapper around the first input's error, as the
 /// original wraps it in an `NSError` whose `AYPromiseInternalErrorsKey` holds the input's error.
-public struct AYAllRejectedError: Error, CustomStringConvertible {
+public struct AYAllRejectedError: LocalizedError, CustomStringConvertible {
     /// The position, in the input array, of the promise that rejected first.
     public let index: Int
     /// Holds ``internalError``; see ``AYNestedErrors`` for why it is a class.
@@ -60,11 +61,21 @@ public struct AYAllRejectedError: Error, CustomStringConvertible {
         }
         return text + String(describing: error)
     }
+
+    /// The innermost error's `localizedDescription`, as the original puts the input error's
+    /// description under `NSLocalizedDescriptionKey`: a catch that shows
+    /// `error.localizedDescription` shows why the input failed.
+    public var errorDescription: String? {
+        // A loop, not `internalError.localizedDescription`, for the reason given in `description`.
+        var error: any Error = internalError
+        while let wrapper = error as? AYAllRejectedError { error = wrapper.internalError }
+        return error.localizedDescription
+    }
 }
 
 /// The error ``AYPromise/race`` rejects with once every input has rejected: every input's error,
 /// in input order (the original's `AYPromiseInternalErrorsKey` array).
-public struct AYRaceRejectedError: Error, CustomStringConvertible {
+public struct AYRaceRejectedError: LocalizedError, CustomStringConvertible {
     /// Holds ``internalErrors``; see ``AYNestedErrors`` for why it is a class.
     private let nested: AYNestedErrors
 
@@ -81,6 +92,9 @@ public struct AYRaceRejectedError: Error, CustomStringConvertible {
     public var description: String {
         "race: all \(internalErrors.count) promises were rejected: \(internalErrors)"
     }
+
+    /// The original's words, under its `NSLocalizedDescriptionKey`: "all promise were rejected".
+    public var errorDescription: String? { "all promise were rejected" }
 }
 
 /// The errors a combinator error wraps, in a class so that freeing them cannot recurse deeply.

@@ -4,8 +4,9 @@ import PromiseInterface
 /// value's type (Promises/A+ 2.3, with AY's rules for `nil`, `Void` and optionals).
 ///
 /// The order of the checks is the rule: an ``AYPromise`` is adopted; any other `Thenable` is
-/// assimilated (so a thenable that is also an `Error` is assimilated); an `Error` rejects; anything
-/// else fulfils, with `nil` for `nil` at any depth of optionals and for `Void`.
+/// assimilated (so a thenable that is also an `Error` is assimilated); an error value rejects (an
+/// `NSError` or an `Error` Foundation does not bridge: `objectiveCRejection(in:)`); anything else
+/// fulfils, with `nil` for `nil` at any depth of optionals and for `Void`.
 enum AYResolution {
     case fulfil(PromiseValue)
     case adopt(AYPromise)
@@ -27,7 +28,9 @@ enum AYResolution {
             self = .adopt(promise)
         } else if let thenable = normal as? any Thenable {
             self = .assimilate(thenable)
-        } else if let error = normal as? any Error {
+        } else if let normal, let error = objectiveCRejection(in: normal) {
+            // The original's rule: a value rejects if it is an `NSError` in Objective-C, so a
+            // `String` made an `Error` for `throw "message"` still fulfils.
             self = .reject(error)
         } else {
             if let normal { ayPlainTypes.remember(type(of: normal)) }
