@@ -86,22 +86,14 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// - Parameter work: The value, evaluated at once on the caller's thread.
     @inlinable
     public init(_ work: @autoclosure () throws -> Value) {
-        let value: Value
+        let outcome: Result<Value, any Error>
         do {
-            value = try work()
+            let value = try work()
+            outcome = Self.error(in: value).map { .failure($0) } ?? .success(value)
         } catch {
-            machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
-            mayBePending = Atomic(false)
-            #if DEBUG
-                leakTracker = nil
-            #endif
-            return
+            outcome = .failure(error)
         }
-        if let error = Self.error(in: value) {
-            machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))
-        } else {
-            machine = PromiseMutex(FBLPromiseStateMachine(settled: .success(value)))
-        }
+        machine = PromiseMutex(FBLPromiseStateMachine(settled: outcome))
         mayBePending = Atomic(false)
         #if DEBUG
             leakTracker = nil
