@@ -34,32 +34,40 @@ let package = Package(
     ],
     targets: [
         // MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
+        // The types every design's public API uses (PromiseValue, PromiseState, Thenable); each
+        // design re-exports them, so that `import AYPromises` alone can name them.
+        .target(
+            name: "SharedPromiseTypes",
+            path: "Implementations/SharedPromiseTypes",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "PromiseInterface",
+            dependencies: ["SharedPromiseTypes"],
             path: "Implementations/PromiseInterface",
             swiftSettings: strictSettings
         ),
         .target(
             name: "FBLPromises",
-            dependencies: ["PromiseInterface"],
+            dependencies: ["SharedPromiseTypes", "PromiseInterface"],
             path: "Implementations/FBLPromises",
             swiftSettings: strictSettings
         ),
         .target(
             name: "AYPromises",
-            dependencies: ["PromiseInterface"],
+            dependencies: ["SharedPromiseTypes", "PromiseInterface"],
             path: "Implementations/AYPromises",
             swiftSettings: strictSettings
         ),
         .target(
             name: "QXPromises",
-            dependencies: ["PromiseInterface"],
+            dependencies: ["SharedPromiseTypes", "PromiseInterface"],
             path: "Implementations/QXPromises",
             swiftSettings: strictSettings
         ),
         .target(
             name: "QNTasks",
-            dependencies: ["PromiseInterface"],
+            dependencies: ["SharedPromiseTypes", "PromiseInterface"],
             path: "Implementations/QNTasks",
             swiftSettings: strictSettings
         ),

@@ -5,7 +5,7 @@
 /// conforms directly (`extension FBLPromise: APlusPromise`). The conformance must not implement the
 /// resolution procedure itself: `resolve`, `resolved(_:)` and the values returned from `then`
 /// callbacks go through the design's own procedure, which must adopt promises of its design,
-/// assimilate any ``Thenable`` and reject a promise resolved with itself (the cycle error).
+/// assimilate any `Thenable` and reject a promise resolved with itself (the cycle error).
 ///
 /// Threading: callbacks passed to ``then(onFulfilled:onRejected:)`` never run before `then`
 /// returns (Promises/A+ 2.2.4). Conformances run them on the main queue, so the suite's timing on

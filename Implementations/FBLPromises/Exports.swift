@@ -1,0 +1,6 @@
+// `import FBLPromises` alone makes the shared types of its public API nameable: `PromiseValue`,
+// `PromiseState` and `Thenable` (a user can call an API whose types come from a module they did
+// not import, but cannot write those types' names). They are re-exported rather than aliased: two
+// aliases of one type, from two imported modules, are ambiguous where a type is an expression
+// (`[PromiseValue].self`).
+@_exported public import SharedPromiseTypes

@@ -1,0 +1,24 @@
+/// An object with a `then` method: the shape Promises/A+ 2.3.3 assimilates.
+///
+/// A foreign thenable is not trusted. Its `then` may call `resolvePromise` or `rejectPromise`
+/// synchronously or later, call both, call either several times, or throw before or after calling
+/// back. Every design's resolution procedure accepts any `Thenable`, which is also how promises of
+/// different designs interoperate: each design's promise conforms, so an FBL promise resolved with
+/// an AY promise adopts its outcome.
+///
+/// Resolution procedures call a thenable through `thenOnce(resolvePromise:rejectPromise:)`
+/// (module `PromiseInterface`), which enforces the spec's rules for misbehaving thenables.
+public protocol Thenable: Sendable {
+    /// Registers the two callbacks that settle whatever adopts this thenable.
+    ///
+    /// - Parameters:
+    ///   - resolvePromise: Resolves the adopting promise with a value, which may itself be a promise
+    ///     or a thenable (Promises/A+ 2.3.3.3.1).
+    ///   - rejectPromise: Rejects the adopting promise with a reason (2.3.3.3.2).
+    /// - Throws: Anything; a throw before either callback was called rejects the adopting promise
+    ///   (2.3.3.3.4).
+    func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws
+}
