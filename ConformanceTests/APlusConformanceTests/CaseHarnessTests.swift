@@ -31,4 +31,16 @@ struct CaseHarnessTests {
         #expect(failures.count == 1)
         #expect(failures.first?.hasPrefix("released before it finished") == true)
     }
+
+    @Test("the summary a design's run prints counts each clause in order and marks a clause with a failure")
+    func summaryLine() {
+        var summary = ClauseSummary()
+        summary.record(clause: "2.3.3", passed: true)
+        summary.record(clause: "2.10.1", passed: true)
+        summary.record(clause: "2.2.1", passed: true)
+        summary.record(clause: "2.2.1", passed: false)
+        #expect(
+            summary.line(for: "FBL")
+                == "Promises/A+ FBL: 3 of 4 passed (2.2.1 1/2 FAILED, 2.3.3 1/1, 2.10.1 1/1)")
+    }
 }
