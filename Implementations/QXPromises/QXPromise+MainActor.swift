@@ -1,0 +1,44 @@
+import Dispatch
+
+// Main-actor code and QX's main-queue blocks.
+//
+// QX's blocks are `@Sendable` and run on a queue (the main queue by default), so a block written
+// in a `@MainActor` class may not touch the class's state. These overloads take a `@MainActor`
+// block: `on: MainActor.shared` runs it on the main queue, as `on: .main` does, and tells the
+// compiler so (`MainActor.assumeIsolated`, checked at run time).
+//
+// ```swift
+// @MainActor final class ProfileModel {
+//     var avatars: [Avatar] = []
+//     func load() {
+//         fetchAvatars().then(on: MainActor.shared) { avatars in
+//             self.avatars = avatars as! [Avatar]
+//             return nil
+//         }
+//     }
+// }
+// ```
+
+extension QXPromise {
+    /// `then` with a block isolated to the main actor.
+    @discardableResult
+    public func then(
+        on mainActor: MainActor, _ block: @escaping @MainActor (PromiseValue) throws -> PromiseValue
+    ) -> QXPromise {
+        then(on: .main) { value in try MainActor.assumeIsolated { try block(value) } }
+    }
+
+    /// `catch` with a block isolated to the main actor (the block decides, as `catch` does).
+    @discardableResult
+    public func `catch`(
+        on mainActor: MainActor, _ block: @escaping @MainActor (any Error) throws -> PromiseValue
+    ) -> QXPromise {
+        self.catch(on: .main) { error in try MainActor.assumeIsolated { try block(error) } }
+    }
+
+    /// `finally` with a block isolated to the main actor.
+    @discardableResult
+    public func finally(on mainActor: MainActor, _ block: @escaping @MainActor () throws -> Void) -> QXPromise {
+        finally(on: .main) { try MainActor.assumeIsolated { try block() } }
+    }
+}
