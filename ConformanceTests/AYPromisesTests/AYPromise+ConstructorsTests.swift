@@ -142,4 +142,44 @@ struct AYConstructorsTests {
         let thenable = ScriptThenable { resolve, _ in resolve(12) }
         #expect(try await value(of: AYPromise.resolve(thenable)) as? Int == 12)
     }
+
+    @Test("withCompletion wraps a Result-style completion handler: success fulfils, failure rejects")
+    func withCompletionResult() async throws {
+        @Sendable func fetch(_ id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            DispatchQueue.global().async { completion(id < 0 ? .failure(TestError(id)) : .success(id * 2)) }
+        }
+        #expect(try await value(of: AYPromise.withCompletion { fetch(21, completion: $0) }) as? Int == 42)
+        #expect(
+            try await error(of: AYPromise.withCompletion { fetch(-1, completion: $0) }) as? TestError == TestError(-1))
+    }
+
+    @Test("withCompletion wraps an Objective-C-style (value, error) handler: an error wins, nil fulfils with nil")
+    func withCompletionPair() async throws {
+        @Sendable func fetch(
+            _ answer: Int?, _ failure: TestError?, completion: @escaping @Sendable (Int?, (any Error)?) -> Void
+        ) {
+            DispatchQueue.global().async { completion(answer, failure) }
+        }
+        #expect(try await value(of: AYPromise.withCompletion { fetch(3, nil, completion: $0) }) as? Int == 3)
+        #expect(try await value(of: AYPromise.withCompletion { fetch(nil, nil, completion: $0) }) == nil)
+        #expect(
+            try await error(of: AYPromise.withCompletion { fetch(3, TestError(4), completion: $0) }) as? TestError
+                == TestError(4))
+    }
+
+    @Test("withCompletion: the first call counts, a throw before it rejects, and the body runs on the main queue")
+    func withCompletionFirstCallAndThrow() async throws {
+        let onMainQueue = Recorder<Bool>()
+        let twice = AYPromise.withCompletion { (completion: @escaping @Sendable (Result<Int, any Error>) -> Void) in
+            onMainQueue.record(MainQueue.isCurrent)
+            completion(.success(1))
+            completion(.failure(TestError(2)))
+        }
+        #expect(try await value(of: twice) as? Int == 1)
+        #expect(onMainQueue.all == [true])
+        let throwing = AYPromise.withCompletion { (_: @escaping @Sendable (Result<Int, any Error>) -> Void) in
+            throw TestError(5)
+        }
+        #expect(try await error(of: throwing) as? TestError == TestError(5))
+    }
 }

@@ -106,4 +106,26 @@ struct QNAsyncManualTaskTests {
 }
 
 /// Something a block captures, to check when it is freed.
-final class Resource: Sendable {}
+final class Resource: Sendable {
+    @Test("complete(_:) hands the task to a Result-style completion handler: success succeeds, failure fails")
+    func completeWithResult() async throws {
+        @Sendable func fetch(_ id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            after(hops: 2, on: .global()) { completion(id < 0 ? .failure(TestError(id)) : .success(id * 2)) }
+        }
+        let found = QNAsyncManualTask<Int>(taskID: "found") { fetch(21, completion: $0.complete) }
+        let missing = QNAsyncManualTask<Int>(taskID: "missing") { fetch(-1, completion: $0.complete) }
+        #expect(try await outcome(of: found).value == 42)
+        #expect(try await outcome(of: missing).error as? TestError == TestError(-1))
+    }
+
+    @Test("complete(_:): only the first call counts, and a CancellationError cancels, as fail does")
+    func completeFirstCallCounts() async throws {
+        let task = QNAsyncManualTask<Int>()
+        task.complete(.success(1))
+        task.complete(.failure(TestError(2)))
+        #expect(try await outcome(of: task).value == 1)
+        let cancelled = QNAsyncManualTask<Int>()
+        cancelled.complete(.failure(CancellationError()))
+        #expect(try await outcome(of: cancelled).isCancelled)
+    }
+}

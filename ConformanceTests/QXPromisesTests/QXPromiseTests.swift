@@ -169,4 +169,36 @@ struct QXPromiseTests {
         #expect(QXPromiseError.cycle.description.contains("itself"))
         #expect(QXPromiseError.invalidArgument("x").description.contains("x"))
     }
+
+    @Test("init(completion:) wraps a Result-style completion handler: success fulfils, failure rejects")
+    func completionResult() async throws {
+        @Sendable func fetch(_ id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            DispatchQueue.global().async { completion(id < 0 ? .failure(TestError(id)) : .success(id * 2)) }
+        }
+        #expect(try await value(of: QXPromise { fetch(21, completion: $0) }) as? Int == 42)
+        #expect(try await error(of: QXPromise { fetch(-1, completion: $0) }) as? TestError == TestError(-1))
+    }
+
+    @Test("init(completion:) wraps an Objective-C-style (value, error) handler: an error wins, nil fulfils with nil")
+    func completionPair() async throws {
+        @Sendable func fetch(
+            _ answer: Int?, _ failure: TestError?, completion: @escaping @Sendable (Int?, (any Error)?) -> Void
+        ) {
+            DispatchQueue.global().async { completion(answer, failure) }
+        }
+        #expect(try await value(of: QXPromise { fetch(3, nil, completion: $0) }) as? Int == 3)
+        #expect(try await value(of: QXPromise { fetch(nil, nil, completion: $0) }) == nil)
+        #expect(try await error(of: QXPromise { fetch(3, TestError(4), completion: $0) }) as? TestError == TestError(4))
+    }
+
+    @Test("init(completion:): the first call counts, and a throw before it rejects")
+    func completionFirstCallAndThrow() async throws {
+        let twice = QXPromise { (completion: @escaping @Sendable (Result<Int, any Error>) -> Void) in
+            completion(.success(1))
+            completion(.failure(TestError(2)))
+        }
+        #expect(try await value(of: twice) as? Int == 1)
+        let throwing = QXPromise { (_: @escaping @Sendable (Result<Int, any Error>) -> Void) in throw TestError(5) }
+        #expect(try await error(of: throwing) as? TestError == TestError(5))
+    }
 }

@@ -32,6 +32,70 @@ extension AYPromise {
         start(on: .global(), body)
     }
 
+    /// Makes a promise from a completion-handler API: `body` runs on the main queue, as in
+    /// ``withResolve(_:)``, with a handler that takes a `Result`.
+    ///
+    /// ```swift
+    /// func fetchUser(_ id: Int, completion: @escaping @Sendable (Result<User, any Error>) -> Void)
+    /// let user = AYPromise.withCompletion { fetchUser(42, completion: $0) }
+    /// ```
+    ///
+    /// `.failure` rejects with its error. `.success` resolves with its value, as a block's return
+    /// value does (an `AYPromise` or thenable is adopted; see ``AYOperator``). Only the first call
+    /// counts; a throw from `body` before it rejects.
+    ///
+    /// - Parameter body: Starts the work; it calls the handler later, from any thread.
+    /// - Returns: The promise the handler settles.
+    public static func withCompletion<Value: Sendable>(
+        _ body:
+            @escaping @Sendable (_ completion: @escaping @Sendable (Result<Value, any Error>) -> Void) throws -> Void
+    ) -> AYPromise {
+        settled(by: body) { promise in
+            let completion: @Sendable (Result<Value, any Error>) -> Void = { result in
+                switch result {
+                case .success(let value): promise.resolveFirst(value, on: .main)
+                case .failure(let error): promise.rejectFirst(error)
+                }
+            }
+            return completion
+        }
+    }
+
+    /// `withCompletion` for a handler in Objective-C's shape, a value or an error:
+    /// an error that is not `nil` rejects, whatever the value; otherwise the value (`nil`
+    /// included) resolves the promise.
+    ///
+    /// ```swift
+    /// func fetchUser(_ id: Int, completion: @escaping @Sendable (User?, (any Error)?) -> Void)
+    /// let user = AYPromise.withCompletion { fetchUser(42, completion: $0) }
+    /// ```
+    public static func withCompletion<Value: Sendable>(
+        _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Value?, (any Error)?) -> Void) throws -> Void
+    ) -> AYPromise {
+        settled(by: body) { promise in
+            let completion: @Sendable (Value?, (any Error)?) -> Void = { value, error in
+                if let error { promise.rejectFirst(error) } else { promise.resolveFirst(value, on: .main) }
+            }
+            return completion
+        }
+    }
+
+    /// Runs `body` on the main queue with the handler `makeHandler` makes for a new promise.
+    private static func settled<Handler>(
+        by body: @escaping @Sendable (Handler) throws -> Void,
+        handler makeHandler: @escaping @Sendable (AYPromise) -> Handler
+    ) -> AYPromise {
+        let promise = AYPromise(pending: ())
+        DispatchQueue.main.async {
+            do {
+                try body(makeHandler(promise))
+            } catch {
+                promise.rejectFirst(error)
+            }
+        }
+        return promise
+    }
+
     private static func start(
         on queue: DispatchQueue,
         _ body: @escaping @Sendable (@escaping AYResolve) throws -> Void

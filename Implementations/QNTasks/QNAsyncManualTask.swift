@@ -76,4 +76,20 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
         if error is CancellationError { return cancelReportingWhetherFinished() }
         return finish(.failed(error))
     }
+
+    /// Finishes the task with a completion handler's `Result`: the way to hand the task to a
+    /// callback API in one line.
+    ///
+    /// ```swift
+    /// func fetchUser(_ id: Int, completion: @escaping @Sendable (Result<User, any Error>) -> Void)
+    /// let user = QNAsyncManualTask<User>(taskID: "user") { fetchUser(42, completion: $0.complete) }
+    /// ```
+    ///
+    /// `.success` is ``succeed(_:)``, `.failure` is ``fail(_:)``; only the first call counts.
+    public func complete(_ result: Swift.Result<Result, any Error>) {
+        switch result {
+        case .success(let value): succeed(value)
+        case .failure(let error): fail(error)
+        }
+    }
 }

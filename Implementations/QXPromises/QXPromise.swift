@@ -131,6 +131,53 @@ public final class QXPromise: QXObservable {
         }
     }
 
+    /// Makes a promise from a completion-handler API: `work` runs at once, on the calling thread,
+    /// with a handler that takes a `Result`.
+    ///
+    /// ```swift
+    /// func fetchUser(_ id: Int, completion: @escaping @Sendable (Result<User, any Error>) -> Void)
+    /// let user = QXPromise { fetchUser(42, completion: $0) }
+    /// ```
+    ///
+    /// `.failure` rejects; `.success` fulfils through the resolution procedure, as `fulfill` does.
+    /// Only the first call counts; a throw from `work` before it rejects.
+    ///
+    /// - Parameters:
+    ///   - queue: The promise's ``callbackQueue``.
+    ///   - work: Starts the work; it calls the handler later, from any thread.
+    public convenience init<Value: Sendable>(
+        on queue: DispatchQueue = defaultQueue,
+        completion work: (_ completion: @escaping @Sendable (Result<Value, any Error>) -> Void) throws -> Void
+    ) {
+        self.init(on: queue) { fulfill, reject in
+            try work { result in
+                switch result {
+                case .success(let value): fulfill(value)
+                case .failure(let error): reject(error)
+                }
+            }
+        }
+    }
+
+    /// `init(on:completion:)` for a handler in Objective-C's shape, a value or an
+    /// error: an error that is not `nil` rejects, whatever the value; otherwise the value (`nil`
+    /// included) fulfils.
+    ///
+    /// ```swift
+    /// func fetchUser(_ id: Int, completion: @escaping @Sendable (User?, (any Error)?) -> Void)
+    /// let user = QXPromise { fetchUser(42, completion: $0) }
+    /// ```
+    public convenience init<Value: Sendable>(
+        on queue: DispatchQueue = defaultQueue,
+        completion work: (_ completion: @escaping @Sendable (Value?, (any Error)?) -> Void) throws -> Void
+    ) {
+        self.init(on: queue) { fulfill, reject in
+            try work { value, error in
+                if let error { reject(error) } else { fulfill(value) }
+            }
+        }
+    }
+
     /// Makes a pending promise and the resolver that settles it (and reports its progress).
     ///
     /// - Parameter queue: The promise's ``callbackQueue``.
