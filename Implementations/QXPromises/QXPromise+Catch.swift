@@ -8,6 +8,10 @@ extension QXPromise {
     /// observed in turn, a throw rejects. The article's code called the fulfil block after the
     /// catch block, so a catch block could never decide; here only the block decides.
     ///
+    /// A one-expression block whose expression returns nothing (`.catch { log($0) }`) compiles
+    /// and *recovers* with `()`, as the block's type returns a `PromiseValue` and `()` is one:
+    /// rethrow to stay rejected.
+    ///
     /// ```swift
     /// load().catch { error in
     ///     log(error)

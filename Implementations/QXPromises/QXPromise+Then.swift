@@ -10,8 +10,15 @@ extension QXPromise {
     /// assimilated, anything else fulfils; a throw rejects.
     ///
     /// ```swift
-    /// QXPromise(fulfilledWith: 21).then { ($0 as! Int) * 2 }.then { print($0!) }   // 42
+    /// QXPromise(fulfilledWith: 21).then { ($0 as! Int) * 2 }.then { value in
+    ///     print(value!)   // 42
+    ///     return value
+    /// }
     /// ```
+    ///
+    /// A one-expression block whose expression returns nothing (`.then { print($0!) }`) compiles
+    /// and fulfils the new promise with `()`, as the block's type returns a `PromiseValue` and
+    /// `()` is one: return the value to pass it on, or `nil`.
     ///
     /// - Parameters:
     ///   - queue: Where `block` runs, asynchronously, never before `then` returns.
