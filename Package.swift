@@ -129,6 +129,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Every code block of the README, the reports and the DocC articles, compiled and checked
+        // against the text.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["FBLPromises", "AYPromises", "QXPromises", "QNTasks", "PromiseInterface"],
+            path: "ConformanceTests/DocumentationTests",
+            swiftSettings: strictSettings
+        ),
+
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

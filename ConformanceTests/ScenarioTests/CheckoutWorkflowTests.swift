@@ -11,7 +11,7 @@ import Testing
 // Scenario 6: the checkout workflow of the checkout article (Reports/originals.md): order, then pay, then check, with one error
 // handler for the whole flow. The payment can be declined: then `check` must never be called and
 // the handler must run exactly once. Reports/design-review.md shows these four functions side by
-// side.
+// side; DocumentationTests checks that its text is the code between the snippet markers below.
 
 // MARK: - The four styles
 
@@ -167,30 +167,5 @@ struct CheckoutWorkflowTests {
         #expect(errors.count == 1)
         #expect(errors.all.first is PaymentDeclined)
         #expect(shop.log.all == Shop.declinedLog)
-    }
-}
-
-@Suite("The design review shows this file's checkout functions")
-struct CheckoutExcerptTests {
-    @Test("every snippet between the markers above appears verbatim in Reports/design-review.md")
-    func reviewMatchesCode() throws {
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let reviewPath = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Reports/design-review.md").path
-        let review = try String(contentsOfFile: reviewPath, encoding: .utf8)
-        // The markers are built, so that these lines do not match them.
-        let (start, end) = ("// " + "snippet: ", "// " + "end-snippet")
-        let snippets = source.components(separatedBy: start).dropFirst().map { part in
-            part.components(separatedBy: end)[0]
-                .split(separator: "\n", omittingEmptySubsequences: false)
-                .dropFirst()  // the snippet's name
-                .filter { !$0.hasPrefix("///") }
-                .joined(separator: "\n")
-        }
-        #expect(snippets.count == 4)
-        for snippet in snippets {
-            #expect(review.contains(snippet), "not in the review:\n\(snippet)")
-        }
     }
 }
