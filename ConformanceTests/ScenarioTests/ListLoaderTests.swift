@@ -7,13 +7,14 @@ import QXPromises
 import TestSupport
 import Testing
 
-// Scenario 7: the list loader of the FBPromise talk (Reports/originals.md): load the local cache and show it to the caller at
-// once, then load the remote list, then aggregate the two. Variants: the remote request fails
-// (the cache was shown, the caller gets the error once), and the caller cancels while the remote
-// request is in flight. QN cancels by design; the promise designs cannot cancel a promise, so
-// their users pass a cancellation flag that stops the in-flight request and makes the next step
-// throw `CancellationError` (shown below). QN's own seed flow, with the cancel from another
-// thread, is in QNTasksTests/QNListLoaderTests; here QN is cancelled through Swift concurrency.
+// Scenario 7: the list loader of the FBPromise talk (Reports/originals.md): load the local cache
+// and show it to the caller at once, then load the remote list, then aggregate the two. Variants:
+// the remote request fails (the cache was shown, the caller gets the error once), and the caller
+// cancels while the remote request is in flight. QN cancels by design; the promise designs cannot
+// cancel a promise, so their users pass a cancellation flag that stops the in-flight request and
+// makes the next step throw `CancellationError` (shown below). The FBPromise talk's own QN flow,
+// with the cancel from another thread, is in QNTasksTests/QNListLoaderTests; here QN is cancelled
+// through Swift concurrency.
 
 /// The list's two sources.
 struct ListSources: Sendable {
