@@ -5,6 +5,9 @@ import Foundation
 
 /// `swift run -c release compare`: benchmarks every registered design beside the baselines and
 /// peers, runs the Promises/A+ suite for every design, and regenerates `Reports/`.
+///
+/// The root command is the benchmark itself, so that `compare --help` lists its options;
+/// `compare benchmark` is the same command under its own name.
 @main
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,33 +16,40 @@ struct Compare: ParsableCommand {
         discussion: """
             With no subcommand, runs every scenario for every contender, then the Promises/A+ suite \
             for every design, and writes benchmarks.json, benchmarks.md, its SVG charts and \
-            conformance.md into the output folder. Timings need an optimised build: \
-            `swift run -c release compare`.
+            conformance.md into Reports/. A narrowed run (--scenario, --design, --quick or \
+            --repetitions) writes to \(OutputFolder.partialRunFolder) unless --output names another \
+            folder, and never into Reports/. Timings need an optimised build: a debug build of \
+            compare builds and runs the release build of itself with the same arguments.
             """,
-        subcommands: [Benchmark.self, Conformance.self, Render.self],
-        defaultSubcommand: Benchmark.self
+        subcommands: [Benchmark.self, Conformance.self, Render.self]
     )
-}
 
-/// Where reports go.
-struct OutputOptions: ParsableArguments {
-    @Option(help: "The folder the reports are written to.")
-    var output: String = "Reports"
+    @OptionGroup var options: BenchmarkOptions
+
+    func run() throws { try options.run() }
 }
 
 extension Scenario: ExpressibleByArgument {}
 
+/// `compare benchmark`: the root command under its own name.
 struct Benchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the scenarios (the default), then run the A+ suite, and write the reports."
     )
 
+    @OptionGroup var options: BenchmarkOptions
+
+    func run() throws { try options.run() }
+}
+
+/// The options of a benchmark run.
+struct BenchmarkOptions: ParsableArguments {
     @Flag(help: "Small sizes and 3 repetitions: a smoke test of every scenario's correctness, not a measurement.")
     var quick = false
 
     @Option(
         name: .customLong("scenario"),
-        help: "Run only this scenario (repeatable): \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")).")
+        help: "Run only this scenario (repeatable).")
     var scenarios: [Scenario] = []
 
     @Option(
@@ -49,13 +59,24 @@ struct Benchmark: ParsableCommand {
     )
     var designs: [String] = []
 
-    @Option(help: "Timed repetitions per cell (default 10, or 3 with --quick).")
+    @Option(help: "Timed repetitions per cell (default \(OutputFolder.Run.defaultRepetitions), or 3 with --quick).")
     var repetitions: Int?
 
     @Flag(help: "Skip the Promises/A+ run and leave conformance.md as it is.")
     var skipConformance = false
 
-    @OptionGroup var outputOptions: OutputOptions
+    @Option(
+        help: """
+            The folder the reports are written to (default: Reports for the full run, \
+            \(OutputFolder.partialRunFolder) for a narrowed one; a narrowed run may not write Reports).
+            """)
+    var output: String?
+
+    var outputRun: OutputFolder.Run {
+        OutputFolder.Run(
+            scenariosNamed: !scenarios.isEmpty, contendersNamed: !designs.isEmpty, quick: quick,
+            repetitions: repetitions)
+    }
 
     func validate() throws {
         if let repetitions, repetitions < 1 {
@@ -67,11 +88,17 @@ struct Benchmark: ParsableCommand {
                 "Unknown contender '\(name)'. Known: \((allContenders + experimentalContenders).map(\.info.name).joined(separator: ", "))."
             )
         }
+        do {
+            _ = try OutputFolder.folder(explicit: output, for: outputRun)
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 
     func run() throws {
         #if DEBUG
-            throw BenchmarkError.debugBuild
+            // Timing debug code would publish numbers that measure the compiler's debug mode.
+            throw ExitCode(try ReleaseBuild.run(arguments: Array(CommandLine.arguments.dropFirst())))
         #else
             let wanted = Set(designs.map { $0.lowercased() })
             let plan = RunPlan(
@@ -79,11 +106,11 @@ struct Benchmark: ParsableCommand {
                 contenders: allContenders.filter {
                     wanted.isEmpty || wanted.contains($0.info.name.lowercased()) || $0.info.name == "GCD"
                 } + experimentalContenders.filter { wanted.contains($0.info.name.lowercased()) },
-                repetitions: repetitions ?? (quick ? 3 : 10),
+                repetitions: repetitions ?? (quick ? 3 : OutputFolder.Run.defaultRepetitions),
                 warmups: 1,
                 quick: quick
             )
-            let output = outputOptions.output
+            let output = try OutputFolder.folder(explicit: output, for: outputRun)
             let skipConformance = skipConformance
             let command = (["swift run -c release compare"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
             runOffMain {
@@ -114,6 +141,12 @@ struct Benchmark: ParsableCommand {
             }
         #endif
     }
+}
+
+/// Where the reports go, for the commands that do not measure.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "The folder the reports are read from and written to.")
+    var output: String = OutputFolder.reports
 }
 
 struct Conformance: ParsableCommand {

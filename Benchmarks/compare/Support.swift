@@ -7,7 +7,6 @@ import Synchronization
 enum BenchmarkError: Error, CustomStringConvertible {
     case timedOut(String)
     case wrongResult(contender: String, scenario: String, size: Int, expected: Int, got: Int)
-    case debugBuild
     case invalidArgument(String)
 
     var description: String {
@@ -17,8 +16,6 @@ enum BenchmarkError: Error, CustomStringConvertible {
         case .wrongResult(let contender, let scenario, let size, let expected, let got):
             return "\(contender) gave a wrong result on \(scenario) (N = \(size)): expected \(expected), got \(got). "
                 + "Nothing was timed for a wrong implementation; fix it first."
-        case .debugBuild:
-            return "compare measures optimised code only: run it as `swift run -c release compare`."
         case .invalidArgument(let message):
             return message
         }

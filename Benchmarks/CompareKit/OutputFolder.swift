@@ -1,0 +1,69 @@
+import Foundation
+
+/// Where a `compare` run writes its reports, so that only the full default run replaces the
+/// committed ones in `Reports/`.
+///
+/// A narrowed run (some scenarios or contenders, `--quick`, other repetitions) measures less than
+/// the report it would replace: written to `Reports/`, it would silently drop every other result
+/// and chart. It goes to ``partialRunFolder`` instead, unless `--output` names another folder.
+public enum OutputFolder {
+    /// The committed reports, written by the full default run.
+    public static let reports = "Reports"
+    /// Where a narrowed run writes by default: inside the build folder, which git ignores.
+    public static let partialRunFolder = ".build/compare-partial"
+
+    /// What the run measures, as far as the choice of folder goes.
+    public struct Run: Sendable, Equatable {
+        public var scenariosNamed: Bool
+        public var contendersNamed: Bool
+        public var quick: Bool
+        public var repetitions: Int?
+        public static let defaultRepetitions = 10
+
+        public init(scenariosNamed: Bool, contendersNamed: Bool, quick: Bool, repetitions: Int?) {
+            self.scenariosNamed = scenariosNamed
+            self.contendersNamed = contendersNamed
+            self.quick = quick
+            self.repetitions = repetitions
+        }
+
+        /// Every scenario, every default contender, full sizes and the default repetitions.
+        public var isFull: Bool {
+            !scenariosNamed && !contendersNamed && !quick
+                && (repetitions ?? Self.defaultRepetitions) == Self.defaultRepetitions
+        }
+    }
+
+    /// A narrowed run told to write into the committed reports.
+    public struct WouldReplaceFullReport: Error, CustomStringConvertible {
+        public let folder: String
+        public var description: String {
+            "a narrowed run (--scenario, --design, --quick or --repetitions) would replace the full report in "
+                + "\(reports)/ (--output \(folder)) with part of it; give another --output, or leave it out to "
+                + "write to \(partialRunFolder)"
+        }
+    }
+
+    /// The folder to write to.
+    ///
+    /// - Parameters:
+    ///   - explicit: The `--output` argument, if given.
+    ///   - run: What the run measures.
+    /// - Returns: `explicit` if given, `Reports` for the full run, ``partialRunFolder`` otherwise.
+    /// - Throws: ``WouldReplaceFullReport`` when a narrowed run names `Reports` itself.
+    public static func folder(explicit: String?, for run: Run) throws -> String {
+        guard let explicit else { return run.isFull ? reports : partialRunFolder }
+        if !run.isFull && isReportsFolder(explicit) { throw WouldReplaceFullReport(folder: explicit) }
+        return explicit
+    }
+
+    /// Whether `path` is the committed `Reports` folder (relative to the current directory).
+    static func isReportsFolder(_ path: String) -> Bool {
+        let current = FileManager.default.currentDirectoryPath
+        let standardized = { (path: String) in
+            URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: current, isDirectory: true))
+                .standardizedFileURL.path
+        }
+        return standardized(path) == standardized(reports)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// The `compare` command line, run as the built tool (the debug build next to this test bundle):
+/// its help names every option, and a narrowed run may not replace the committed reports. Neither
+/// measures anything, so the debug build answers itself.
+@Suite("compare: the command line")
+struct CompareCommandTests {
+    static func runCompare(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("compare")
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            throw ToolMissing(path: tool.path)
+        }
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    struct ToolMissing: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "no compare at \(path): build the package (`swift build`) first" }
+    }
+
+    @Test("compare --help documents every option of a benchmark run, and the subcommands")
+    func helpListsOptions() throws {
+        let (status, help) = try Self.runCompare(["--help"])
+        #expect(status == 0)
+        for option in ["--quick", "--scenario", "--design", "--repetitions", "--skip-conformance", "--output"] {
+            #expect(help.contains(option), "\(option) missing from compare --help")
+        }
+        for subcommand in ["benchmark", "conformance", "render"] {
+            #expect(help.contains(subcommand))
+        }
+    }
+
+    @Test("a narrowed run told to write Reports is refused before it measures anything")
+    func narrowedRunRefused() throws {
+        let (status, output) = try Self.runCompare(["--quick", "--output", "Reports"])
+        #expect(status == 64)  // ArgumentParser's validation error
+        #expect(output.contains("would replace the full report"))
+    }
+}
