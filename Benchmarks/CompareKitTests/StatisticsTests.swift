@@ -75,24 +75,46 @@ struct FormatTests {
 
 @Suite("Targets")
 struct TargetsTests {
-    @Test("FBL has the tight single and chain limits, SwiftNIO as a yardstick and 200 B / 4 allocations")
+    static let five = ["single", "chain", "all", "fan-out", "errors"]
+
+    @Test("FBL: 1.5x on single and chain, SwiftNIO as a yardstick on five scenarios, 200 B / 4 allocations")
     func fblLimits() {
         let fbl = Targets.limits(for: "FBL")
-        #expect(fbl.ratios["single"] == 1.5)
-        #expect(fbl.ratios["chain"] == 1.5)
-        #expect(fbl.ratios["all"] == Targets.peerReference.ratios["all"])
-        #expect(Targets.scenarios.allSatisfy { fbl.relative[$0] == Targets.RelativeLimit(contender: "NIO", factor: 1) })
+        #expect(fbl.ratios == ["single": 1.5, "chain": 1.5])
+        #expect(Set(fbl.relative.keys) == Set(Self.five))
+        #expect(fbl.relative.values.allSatisfy { $0 == Targets.RelativeLimit(contender: "NIO", factor: 1) })
         #expect(fbl.bytesPerPending == 200 && fbl.allocationsPerPending == 4)
     }
 
-    @Test("AY is held to 1.3 times FBL on every scenario, and to 3x and the memory limits")
+    @Test("AY: 1.3 times FBL on five scenarios, 256 B / 6 allocations; no fixed ratio")
     func ayLimits() {
         let ay = Targets.limits(for: "AY")
-        #expect(["single", "chain", "all", "fan-out"].allSatisfy { ay.ratios[$0] == 3 })
-        #expect(
-            Targets.scenarios.allSatisfy { ay.relative[$0] == Targets.RelativeLimit(contender: "FBL", factor: 1.3) })
+        #expect(ay.ratios.isEmpty)
+        #expect(Set(ay.relative.keys) == Set(Self.five))
+        #expect(ay.relative.values.allSatisfy { $0 == Targets.RelativeLimit(contender: "FBL", factor: 1.3) })
         #expect(ay.bytesPerPending == 256 && ay.allocationsPerPending == 6)
-        #expect(Targets.limits(for: "QX").relative.isEmpty)
+    }
+
+    @Test("QX and QN: twice FBL where their goals say, QN 3x per chain link; a design without goals has none")
+    func qxQnLimits() {
+        let qx = Targets.limits(for: "QX")
+        #expect(Set(qx.relative.keys) == ["single", "chain", "fan-out", "errors"])
+        #expect(qx.relative.values.allSatisfy { $0 == Targets.RelativeLimit(contender: "FBL", factor: 2) })
+        #expect(qx.bytesPerPending == 384 && qx.allocationsPerPending == 6)
+        let qn = Targets.limits(for: "QN")
+        #expect(qn.ratios == ["chain": 3])
+        #expect(Set(qn.relative.keys) == ["single-2", "single-3", "fan-out", "concurrent"])
+        #expect(qn.bytesPerPending == 256 && qn.allocationsPerPending == 6)
+        let other = Targets.limits(for: "Fifth")
+        #expect(other.ratios.isEmpty && other.relative.isEmpty && !other.bytesPerPending.isFinite)
+    }
+
+    @Test("every limit names a scenario the targets table shows")
+    func limitsAreShown() {
+        for design in ["FBL", "AY", "QX", "QN"] {
+            let limits = Targets.limits(for: design)
+            #expect(Set(limits.ratios.keys).union(limits.relative.keys).isSubset(of: Targets.scenarios), "\(design)")
+        }
     }
 
     @Test("a limit is met up to the tolerance and missed beyond it")

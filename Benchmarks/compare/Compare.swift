@@ -198,6 +198,15 @@ enum Reports {
         for file in MarkdownReport.files(for: report) {
             try Data(file.contents.utf8).write(to: url.appendingPathComponent(file.name))
         }
+        // The design review quotes this run's numbers: rewrite its generated section, if the
+        // folder holds the review (Reports/ does; a narrowed run's folder does not).
+        let review = url.appendingPathComponent("design-review.md")
+        if let text = try? String(contentsOf: review, encoding: .utf8),
+            let updated = ReviewNumbers.splice(ReviewNumbers.section(for: report), into: text)
+        {
+            try Data(updated.utf8).write(to: review)
+            log("updated the numbers in \(folder)/design-review.md")
+        }
     }
 
     static func writeConformance(to folder: String) throws {
