@@ -1,4 +1,5 @@
 import CompareKit
+import PromiseInterface
 
 /// The floor: the same callbacks called directly, with no queue and no promise.
 ///
@@ -46,18 +47,28 @@ struct DirectContender: Contender {
             case .failure(let error): return error.code
             }
         case .all:
-            var slots = [Int?](repeating: nil, count: n)
-            var filled = 0
-            for index in inputs.order {
-                slots[index] = index
-                filled += 1
+            // One handler per input, as `all` registers one observer per input, storing under a
+            // lock as GCD's baseline does.
+            let slots = PromiseMutex([Int?](repeating: nil, count: n))
+            let handlers: [@Sendable (Int) -> Void] = (0..<n).map { index in
+                { value in slots.withLock { $0[index] = value } }
             }
-            return filled == n && slots.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1
+            clock.markBuilt()
+            for index in inputs.order { handlers[index](index) }
+            let list = slots.withLock { $0 }
+            return list.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1
         case .first:
-            var winner: Int?
-            let settle: (Int) -> Void = { if winner == nil { winner = $0 } }
-            settle(Scenario.firstWinner(size: n))
-            return winner ?? -1
+            // One handler per input, as a race registers one observer per input; the winner's
+            // handler is called, the others are dropped.
+            let decided = AtomicFlag()
+            let result = Handoff<Int>()
+            let handlers: [@Sendable (Int) -> Void] = (0..<n).map { _ in
+                { value in if !decided.set() { result.put(value) } }
+            }
+            clock.markBuilt()
+            let winner = Scenario.firstWinner(size: n)
+            handlers[winner](winner)
+            return try result.take("direct first")
         case .workflow:
             var total = 0
             for user in 0..<n {
