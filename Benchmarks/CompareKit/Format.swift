@@ -27,6 +27,13 @@ public enum Format {
         }
     }
 
+    /// A power of ten as a ratio, for axis ticks: `0.01×`, `0.1×`, `1×`, `10×`, `1000×`.
+    public static func decadeRatio(_ value: Double) -> String {
+        let exponent = Int(log10(value).rounded())
+        if exponent >= 0 { return "\(Int(pow(10, Double(exponent))))×" }
+        return "0." + String(repeating: "0", count: -exponent - 1) + "1×"
+    }
+
     /// A byte count: `848 B`, `12.5 KiB`, `3.2 MiB`, `23.6 GiB`.
     public static func bytes(_ value: Double) -> String {
         switch value {

@@ -261,13 +261,22 @@ public enum MarkdownReport {
                 points: sizes.enumerated().map { (Double($0.offset), ratio(contender.name, in: $0.element)) }
             )
         }
+        let curves = report.scenarios.filter(\.isCurve).map(\.id)
+        let subtitle =
+            curves.isEmpty
+            ? "bars from 1× (raw GCD, dashed); n/a: the contender has no such operation"
+            : "\(scenarios.count) of \(report.scenarios.count) scenarios (\(curves.joined(separator: ", ")): "
+                + "growth charts below); bars from 1×, the dashed line; n/a: no such operation"
         return SVGChart.logBars(
-            title: "Time per unit as a ratio to raw GCD (log scale; dashed line = GCD)",
+            title: "Time per unit as a ratio to raw GCD (log scale)",
+            subtitle: subtitle,
             yLabel: "ratio to raw GCD",
             groups: scenarios.map(\.id),
             series: series,
             reference: 1,
-            formatY: Format.ratio
+            floor: 0.01,
+            formatY: Format.ratio,
+            formatTick: Format.decadeRatio
         )
     }
 

@@ -31,15 +31,16 @@ struct Compare: ParsableCommand {
 
 extension Scenario: ExpressibleByArgument {}
 
-/// `compare benchmark`: the root command under its own name.
+/// `compare benchmark`: the root command under its own name. The options are the root's (an
+/// option is the root's wherever it stands on the command line), so it reads them from there.
 struct Benchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the scenarios (the default), then run the A+ suite, and write the reports."
     )
 
-    @OptionGroup var options: BenchmarkOptions
+    @ParentCommand var compare: Compare
 
-    func run() throws { try options.run() }
+    func run() throws { try compare.options.run() }
 }
 
 /// The options of a benchmark run.
@@ -143,21 +144,17 @@ struct BenchmarkOptions: ParsableArguments {
     }
 }
 
-/// Where the reports go, for the commands that do not measure.
-struct OutputOptions: ParsableArguments {
-    @Option(help: "The folder the reports are read from and written to.")
-    var output: String = OutputFolder.reports
-}
-
 struct Conformance: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the Promises/A+ suite for every design and update the matrix in conformance.md."
+        abstract: "Run the Promises/A+ suite for every design and update the matrix in conformance.md.",
+        discussion: "The folder is compare's --output (default Reports): `compare --output /tmp/x conformance`."
     )
 
-    @OptionGroup var outputOptions: OutputOptions
+    /// The root's options: `--output` names the folder (default Reports).
+    @ParentCommand var compare: Compare
 
     func run() throws {
-        let output = outputOptions.output
+        let output = compare.options.output ?? OutputFolder.reports
         runOffMain {
             try Reports.prepare(output)
             try Reports.writeConformance(to: output)
@@ -167,16 +164,22 @@ struct Conformance: ParsableCommand {
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Rewrite benchmarks.md and its charts from benchmarks.json, without measuring."
+        abstract: "Rewrite benchmarks.md and its charts from benchmarks.json, without measuring.",
+        discussion: """
+            The folder is compare's --output (default Reports): `compare --output /tmp/x render`. \
+            In a folder that holds design-review.md, its generated numbers are rewritten too.
+            """
     )
 
-    @OptionGroup var outputOptions: OutputOptions
+    /// The root's options: `--output` names the folder (default Reports).
+    @ParentCommand var compare: Compare
 
     func run() throws {
-        let folder = URL(fileURLWithPath: outputOptions.output)
+        let output = compare.options.output ?? OutputFolder.reports
+        let folder = URL(fileURLWithPath: output)
         let report = try BenchmarkReport.decode(
             from: Data(contentsOf: folder.appendingPathComponent("benchmarks.json")))
-        try Reports.writeMarkdown(report, to: outputOptions.output)
+        try Reports.writeMarkdown(report, to: output)
     }
 }
 
