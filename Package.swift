@@ -187,7 +187,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CompareKitTests",
-            dependencies: ["CompareKit"],
+            dependencies: ["CompareKit", "DesignRegistry"],
             path: "Benchmarks/CompareKitTests",
             exclude: ["Golden"],
             swiftSettings: strictSettings

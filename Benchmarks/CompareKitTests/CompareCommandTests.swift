@@ -1,3 +1,4 @@
+import DesignRegistry
 import Foundation
 import Testing
 
@@ -46,5 +47,17 @@ struct CompareCommandTests {
         let (status, output) = try Self.runCompare(["--quick", "--output", "Reports"])
         #expect(status == 64)  // ArgumentParser's validation error
         #expect(output.contains("would replace the full report"))
+    }
+
+    @Test("every registered design is a contender, under its name")
+    func everyDesignIsAContender() throws {
+        let (_, help) = try Self.runCompare(["--help"])
+        let flattened = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let contenders = try #require(
+            flattened.range(of: "Run only this contender (repeatable): ").map { flattened[$0.upperBound...] })
+        for design in Design.allCases {
+            #expect(
+                contenders.contains("\(design.rawValue),") || contenders.contains("\(design.rawValue)."), "\(design)")
+        }
     }
 }

@@ -1,10 +1,11 @@
 import CompareKit
+import DesignRegistry
 
 /// One implementation measured by `compare`: a baseline, a peer or one of the designs.
 ///
 /// A contender runs each scenario through its own native API, written the way its users would
-/// write it. Adding a design to the benchmark means one file in `Contenders/` and one entry in
-/// ``allContenders``.
+/// write it. Adding a design to the benchmark means one file in `Contenders/` and one case in
+/// ``contender(for:)``, which the compiler asks for.
 protocol Contender: Sendable {
     var info: ContenderInfo { get }
 
@@ -22,8 +23,20 @@ protocol Contender: Sendable {
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void
 }
 
-/// Every contender, in the column order of the report: floors, peers, then the registered designs.
-let allContenders: [any Contender] = [
-    DirectContender(), GCDContender(), SwiftConcurrencyContender(), NIOContender(),
-    FBLContender(), AYContender(), QXContender(), QNContender(),
-]
+/// Every contender, in the column order of the report: floors, peers, then every registered
+/// design, in `Design` order.
+let allContenders: [any Contender] =
+    [DirectContender(), GCDContender(), SwiftConcurrencyContender(), NIOContender()]
+    + Design.allCases.map(contender(for:))
+
+/// The contender that measures `design`. The switch is exhaustive: a design added to `Design`
+/// without a contender does not compile. (`CompareCommandTests` checks that each contender is
+/// listed under its design's name.)
+func contender(for design: Design) -> any Contender {
+    switch design {
+    case .fbl: return FBLContender()
+    case .ay: return AYContender()
+    case .qx: return QXContender()
+    case .qn: return QNContender()
+    }
+}
