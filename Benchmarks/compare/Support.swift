@@ -57,6 +57,17 @@ final class Countdown: Sendable {
     }
 }
 
+/// The baselines' `first`: one handler per input, as a race registers one observer per input;
+/// the first handler called hands its value to `result`, later ones do nothing.
+func raceHandlers(count: Int) -> (handlers: [@Sendable (Int) -> Void], result: Handoff<Int>) {
+    let decided = AtomicFlag()
+    let result = Handoff<Int>()
+    let handlers: [@Sendable (Int) -> Void] = (0..<count).map { _ in
+        { value in if !decided.set() { result.put(value) } }
+    }
+    return (handlers, result)
+}
+
 /// A flag and a counter that closures can share (an `Atomic` itself cannot be captured).
 final class AtomicFlag: Sendable {
     private let value = Atomic<Bool>(false)

@@ -58,13 +58,8 @@ struct DirectContender: Contender {
             let list = slots.withLock { $0 }
             return list.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1
         case .first:
-            // One handler per input, as a race registers one observer per input; the winner's
-            // handler is called, the others are dropped.
-            let decided = AtomicFlag()
-            let result = Handoff<Int>()
-            let handlers: [@Sendable (Int) -> Void] = (0..<n).map { _ in
-                { value in if !decided.set() { result.put(value) } }
-            }
+            // The winner's handler is called, the others are dropped.
+            let (handlers, result) = raceHandlers(count: n)
             clock.markBuilt()
             let winner = Scenario.firstWinner(size: n)
             handlers[winner](winner)

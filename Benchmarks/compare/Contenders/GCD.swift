@@ -71,13 +71,8 @@ struct GCDContender: Contender {
             }
             return try result.take("GCD all")
         case .first:
-            // One completion handler per input, as a race registers one observer per input; the
-            // winner's is dispatched when it settles, the others are dropped.
-            let decided = AtomicFlag()
-            let result = Handoff<Int>()
-            let handlers: [@Sendable (Int) -> Void] = (0..<n).map { _ in
-                { value in if !decided.set() { result.put(value) } }
-            }
+            // The winner's completion handler is dispatched when it settles, the others dropped.
+            let (handlers, result) = raceHandlers(count: n)
             clock.markBuilt()
             let winner = Scenario.firstWinner(size: n)
             serial.async { handlers[winner](winner) }
