@@ -27,6 +27,14 @@ public enum Format {
         }
     }
 
+    /// A ratio with two significant digits however small, for a bar clipped at a chart's floor:
+    /// `0.0031×`, `0.00031×` (``ratio(_:)`` would round both to `0.000×`).
+    public static func smallRatio(_ value: Double) -> String {
+        guard value > 0, value < 0.1 else { return ratio(value) }
+        let decimals = Int(-floor(log10(value))) + 1
+        return String(format: "%.\(decimals)f×", value)
+    }
+
     /// A power of ten as a ratio, for axis ticks: `0.01×`, `0.1×`, `1×`, `10×`, `1000×`.
     public static func decadeRatio(_ value: Double) -> String {
         let exponent = Int(log10(value).rounded())
@@ -34,13 +42,13 @@ public enum Format {
         return "0." + String(repeating: "0", count: -exponent - 1) + "1×"
     }
 
-    /// A byte count: `848 B`, `12.5 KiB`, `3.2 MiB`, `23.6 GiB`.
+    /// A byte count: `848 B`, `1,529 B`, `12.5 KiB`, `3.2 MiB`, `23.6 GiB`.
     public static func bytes(_ value: Double) -> String {
         switch value {
         case 1_073_741_824...: return String(format: "%.1f GiB", value / 1_073_741_824)
         case 1_048_576...: return String(format: "%.1f MiB", value / 1_048_576)
         case 10_240...: return String(format: "%.1f KiB", value / 1024)
-        default: return String(format: "%.0f B", value)
+        default: return "\(count(Int(value.rounded()))) B"
         }
     }
 
@@ -55,9 +63,10 @@ public enum Format {
         return value < 0 ? "-" + grouped : grouped
     }
 
-    /// A small count with one decimal when it is not whole: `6`, `2.5`.
+    /// A small count with one decimal when it is not whole: `6`, `2.5`; within 0.05 of a whole
+    /// number it is that number (`4`, not `4.0`, for 4.0145 allocations).
     public static func decimal(_ value: Double) -> String {
-        value.rounded() == value ? String(format: "%.0f", value) : String(format: "%.1f", value)
+        abs(value - value.rounded()) < 0.05 ? count(Int(value.rounded())) : String(format: "%.1f", value)
     }
 
     private static func threeDigits(_ value: Double, _ unit: String) -> String {

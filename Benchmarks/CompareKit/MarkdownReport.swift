@@ -276,6 +276,7 @@ public enum MarkdownReport {
             reference: 1,
             floor: 0.01,
             formatY: Format.ratio,
+            formatClipped: Format.smallRatio,
             formatTick: Format.decadeRatio
         )
     }

@@ -57,13 +57,18 @@ public enum OutputFolder {
         return explicit
     }
 
-    /// Whether `path` is the committed `Reports` folder (relative to the current directory).
+    /// The committed `Reports` folder of this package: this file is
+    /// `Benchmarks/CompareKit/OutputFolder.swift`.
+    static let packageReports = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(reports)
+
+    /// Whether `path` is a `Reports` folder that holds the committed reports: this package's (however
+    /// spelled, through symbolic links too) or `Reports` under the current directory.
     static func isReportsFolder(_ path: String) -> Bool {
-        let current = FileManager.default.currentDirectoryPath
-        let standardized = { (path: String) in
-            URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: current, isDirectory: true))
-                .standardizedFileURL.path
-        }
-        return standardized(path) == standardized(reports)
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let resolved = { (url: URL) in url.standardizedFileURL.resolvingSymlinksInPath().path }
+        let candidate = resolved(URL(fileURLWithPath: path, relativeTo: current))
+        return candidate == resolved(packageReports) || candidate == resolved(current.appendingPathComponent(reports))
     }
 }

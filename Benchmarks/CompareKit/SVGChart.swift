@@ -119,7 +119,8 @@ public enum SVGChart {
     ///   - reference: Where bars start.
     ///   - floor: The lowest value the axis shows; a smaller value is drawn down to it and
     ///     labelled with its value.
-    ///   - formatY: How a bar's value is written (its tooltip, a clipped bar's label).
+    ///   - formatY: How a bar's value is written (its tooltip).
+    ///   - formatClipped: How a bar clipped at `floor` is labelled with its value.
     ///   - formatTick: How a tick (a power of ten) is labelled.
     public static func logBars(
         title: String,
@@ -130,6 +131,7 @@ public enum SVGChart {
         reference: Double,
         floor: Double,
         formatY: (Double) -> String,
+        formatClipped: (Double) -> String,
         formatTick: (Double) -> String
     ) -> String {
         let values = series.flatMap { $0.points.compactMap(\.y) }.filter { $0 > 0 }.map { max($0, floor) }
@@ -175,7 +177,7 @@ public enum SVGChart {
                     svg += "  <text x=\"\(f(centre + 3))\" y=\"\(f(end - 4))\" font-size=\"9\" text-anchor=\"start\""
                     svg += " paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\""
                     svg +=
-                        " transform=\"rotate(-90 \(f(centre + 3)) \(f(end - 4)))\">\(escape(formatY(value)))</text>\n"
+                        " transform=\"rotate(-90 \(f(centre + 3)) \(f(end - 4)))\">\(escape(formatClipped(value)))</text>\n"
                 }
             }
             svg += legend(index: index, name: entry.name, style: style, line: false)

@@ -37,8 +37,9 @@ struct CompareCommandTests {
         for option in ["--quick", "--scenario", "--design", "--repetitions", "--skip-conformance", "--output"] {
             #expect(help.contains(option), "\(option) missing from compare --help")
         }
+        let subcommands = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
         for subcommand in ["benchmark", "conformance", "render"] {
-            #expect(help.contains(subcommand))
+            #expect(subcommands.contains("  \(subcommand) "), "\(subcommand) missing from the subcommands")
         }
     }
 
@@ -54,10 +55,20 @@ struct CompareCommandTests {
         let (_, help) = try Self.runCompare(["--help"])
         let flattened = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let contenders = try #require(
-            flattened.range(of: "Run only this contender (repeatable): ").map { flattened[$0.upperBound...] })
+            flattened.range(of: "Run only this contender (repeatable): ").map { flattened[$0.upperBound...] }?
+                .components(separatedBy: "GCD always runs").first)
         for design in Design.allCases {
             #expect(
                 contenders.contains("\(design.rawValue),") || contenders.contains("\(design.rawValue)."), "\(design)")
+        }
+    }
+
+    @Test("render and conformance take only --output: a benchmark option there is refused, not ignored")
+    func subcommandsRefuseBenchmarkOptions() throws {
+        for arguments in [["render", "--quick"], ["conformance", "--scenario", "chain"]] {
+            let (status, output) = try Self.runCompare(arguments)
+            #expect(status == 64, "\(arguments)")
+            #expect(output.contains("takes only --output"), "\(arguments): \(output)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import CompareKit
+import Foundation
 import Testing
 
 @Suite("compare: where a run writes")
@@ -31,7 +32,10 @@ struct OutputFolderTests {
     @Test("a narrowed run told to write Reports/ (however spelled) is refused with a clear error")
     func narrowedIntoReports() {
         let narrowed = OutputFolder.Run(scenariosNamed: true, contendersNamed: false, quick: false, repetitions: nil)
-        for spelling in ["Reports", "./Reports", "Reports/", "Benchmarks/../Reports"] {
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let absolute = packageRoot.appendingPathComponent("Benchmarks/../Reports").path
+        for spelling in ["Reports", "./Reports", "Reports/", "Benchmarks/../Reports", absolute] {
             #expect(throws: OutputFolder.WouldReplaceFullReport.self) {
                 try OutputFolder.folder(explicit: spelling, for: narrowed)
             }

@@ -25,8 +25,18 @@ struct ReviewNumbersTests {
     func cells() throws {
         let chain = try #require(ReportFixture.report.scenarios.first { $0.id == "chain" })
         #expect(ReviewNumbers.cell("nobody", in: chain) == "—")
-        let fbl = ReviewNumbers.cell("FBL", in: chain)
-        #expect(fbl.contains("("), "a ratio at the headline size: \(fbl)")
+        #expect(ReviewNumbers.cell("FBL", in: chain) == "360–432 ns (1.41×)")
+        var crossing = chain
+        crossing.sizes = chain.sizes.enumerated().map { index, size in
+            var size = size
+            size.cells = size.cells.map { cell in
+                var cell = cell
+                if cell.contender == "FBL" { cell.samples = [index == 0 ? 850e-9 : 1.2e-6] }
+                return cell
+            }
+            return size
+        }
+        #expect(ReviewNumbers.cell("FBL", in: crossing).hasPrefix("850 ns–1.20 µs"))
     }
 
     @Test("splicing replaces only the section between the markers")

@@ -96,6 +96,16 @@ struct BenchmarkOptions: ParsableArguments {
         }
     }
 
+    /// For `conformance` and `render`, which only read `--output`: the benchmark's options would be
+    /// accepted where they stand and silently ignored.
+    func rejectBenchmarkOnlyOptions(for command: String) throws {
+        if quick || !scenarios.isEmpty || !designs.isEmpty || repetitions != nil || skipConformance {
+            throw ValidationError(
+                "compare \(command) takes only --output; --quick, --scenario, --design, --repetitions and "
+                    + "--skip-conformance are for a benchmark run.")
+        }
+    }
+
     func run() throws {
         #if DEBUG
             // Timing debug code would publish numbers that measure the compiler's debug mode.
@@ -153,6 +163,8 @@ struct Conformance: ParsableCommand {
     /// The root's options: `--output` names the folder (default Reports).
     @ParentCommand var compare: Compare
 
+    func validate() throws { try compare.options.rejectBenchmarkOnlyOptions(for: Self._commandName) }
+
     func run() throws {
         let output = compare.options.output ?? OutputFolder.reports
         runOffMain {
@@ -173,6 +185,8 @@ struct Render: ParsableCommand {
 
     /// The root's options: `--output` names the folder (default Reports).
     @ParentCommand var compare: Compare
+
+    func validate() throws { try compare.options.rejectBenchmarkOnlyOptions(for: Self._commandName) }
 
     func run() throws {
         let output = compare.options.output ?? OutputFolder.reports

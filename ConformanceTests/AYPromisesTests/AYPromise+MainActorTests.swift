@@ -62,4 +62,16 @@ struct AYMainActorTests {
         #expect(value == nil)
         #expect(model.settledCount == 1)
     }
+
+    @Test("a block with no argument that returns nil or values of several types compiles, as with always")
+    func dynamicBlockWithoutArgument() async throws {
+        let model = AYAvatarModel()
+        let done = AYPromise.with(1 as PromiseValue).alwaysOnMainActor {
+            model.settledCount += 1
+            return nil
+        }
+        let value = try await awaitOutcome { try await done.value }.get()
+        #expect(value == nil)
+        #expect(model.settledCount == 1)
+    }
 }

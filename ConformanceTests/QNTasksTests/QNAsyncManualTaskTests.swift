@@ -103,10 +103,7 @@ struct QNAsyncManualTaskTests {
         #expect(task.state == .running)
         #expect(task.succeed(1))
     }
-}
 
-/// Something a block captures, to check when it is freed.
-final class Resource: Sendable {
     @Test("complete(_:) hands the task to a Result-style completion handler: success succeeds, failure fails")
     func completeWithResult() async throws {
         @Sendable func fetch(_ id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
@@ -129,3 +126,6 @@ final class Resource: Sendable {
         #expect(try await outcome(of: cancelled).isCancelled)
     }
 }
+
+/// Something a block captures, to check when it is freed.
+final class Resource: Sendable {}

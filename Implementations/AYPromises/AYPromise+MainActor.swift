@@ -54,4 +54,11 @@ public struct AYMainActorOperator<Input: Sendable>: Sendable {
     public func callAsFunction(_ block: @escaping @MainActor (Input) throws -> PromiseValue) -> AYPromise {
         mainQueueOperator { input -> PromiseValue in try MainActor.assumeIsolated { try block(input) } }
     }
+
+    /// Chains a block that takes no argument and returns a dynamic value.
+    @_disfavoredOverload
+    @discardableResult
+    public func callAsFunction(_ block: @escaping @MainActor () throws -> PromiseValue) -> AYPromise {
+        mainQueueOperator { () throws -> PromiseValue in try MainActor.assumeIsolated { try block() } }
+    }
 }
