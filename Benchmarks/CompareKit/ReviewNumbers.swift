@@ -6,10 +6,12 @@ import Foundation
 /// checks that the committed review matches the committed `benchmarks.json`.
 public enum ReviewNumbers {
     /// The marker that opens the generated section.
-    public static let beginMarker =
-        "<!-- BEGIN generated from benchmarks.json by `swift run -c release compare render` -->"
+    public static let beginMarker = generated.beginMarker
     /// The marker that closes it.
-    public static let endMarker = "<!-- END generated -->"
+    public static let endMarker = GeneratedSection.endMarker
+    /// The generated section of `design-review.md`.
+    static let generated = GeneratedSection(
+        beginMarker: "<!-- BEGIN generated from benchmarks.json by `swift run -c release compare render` -->")
 
     /// The scenarios the table shows, with the unit each row is per.
     static let rows: [(scenario: String, label: String)] = [
@@ -65,17 +67,9 @@ public enum ReviewNumbers {
 
     /// `text` with its generated section replaced by `section`, or `nil` if `text` has no section.
     public static func splice(_ section: String, into text: String) -> String? {
-        guard let begin = text.range(of: beginMarker),
-            let end = text.range(of: endMarker, range: begin.upperBound..<text.endIndex)
-        else { return nil }
-        return text.replacingCharacters(in: begin.lowerBound..<end.upperBound, with: section)
+        generated.replacing(in: text, with: section)
     }
 
     /// The generated section of `text`, markers included, or `nil`.
-    public static func currentSection(in text: String) -> String? {
-        guard let begin = text.range(of: beginMarker),
-            let end = text.range(of: endMarker, range: begin.upperBound..<text.endIndex)
-        else { return nil }
-        return String(text[begin.lowerBound..<end.upperBound])
-    }
+    public static func currentSection(in text: String) -> String? { generated.current(in: text) }
 }

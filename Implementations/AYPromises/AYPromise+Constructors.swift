@@ -19,7 +19,7 @@ extension AYPromise {
     /// - Parameter body: The work; it may call `resolve` later, from any thread.
     /// - Returns: The promise `resolve` settles.
     public static func withResolve(_ body: @escaping @Sendable (@escaping AYResolve) throws -> Void) -> AYPromise {
-        start(on: .main, body)
+        start(on: .main, handler: { $0.resolveCallback(on: .main) }, body)
     }
 
     /// ``withResolve(_:)`` with `body` on a global queue (the original's
@@ -29,7 +29,7 @@ extension AYPromise {
     )
         -> AYPromise
     {
-        start(on: .global(), body)
+        start(on: .global(), handler: { $0.resolveCallback(on: .global()) }, body)
     }
 
     /// Makes a promise from a completion-handler API: `body` runs on the main queue, as in
@@ -50,15 +50,19 @@ extension AYPromise {
         _ body:
             @escaping @Sendable (_ completion: @escaping @Sendable (Result<Value, any Error>) -> Void) throws -> Void
     ) -> AYPromise {
-        settled(by: body) { promise in
-            let completion: @Sendable (Result<Value, any Error>) -> Void = { result in
-                switch result {
-                case .success(let value): promise.resolveFirst(value, on: .main)
-                case .failure(let error): promise.rejectFirst(error)
+        start(
+            on: .main,
+            handler: { promise in
+                let completion: @Sendable (Result<Value, any Error>) -> Void = { result in
+                    switch result {
+                    case .success(let value): promise.resolveFirst(value, on: .main)
+                    case .failure(let error): promise.rejectFirst(error)
+                    }
                 }
-            }
-            return completion
-        }
+                return completion
+            },
+            body
+        )
     }
 
     /// `withCompletion` for a handler in Objective-C's shape, a value or an error:
@@ -72,38 +76,24 @@ extension AYPromise {
     public static func withCompletion<Value: Sendable>(
         _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Value?, (any Error)?) -> Void) throws -> Void
     ) -> AYPromise {
-        settled(by: body) { promise in
-            let completion: @Sendable (Value?, (any Error)?) -> Void = { value, error in
-                if let error { promise.rejectFirst(error) } else { promise.resolveFirst(value, on: .main) }
-            }
-            return completion
+        // The Result form, with `nil` as a value: the resolution procedure turns a `nil` at any depth
+        // of optionals into `nil`.
+        withCompletion { (complete: @escaping @Sendable (Result<Value?, any Error>) -> Void) in
+            try body { value, error in complete(error.map { .failure($0) } ?? .success(value)) }
         }
     }
 
-    /// Runs `body` on the main queue with the handler `makeHandler` makes for a new promise.
-    private static func settled<Handler>(
-        by body: @escaping @Sendable (Handler) throws -> Void,
-        handler makeHandler: @escaping @Sendable (AYPromise) -> Handler
-    ) -> AYPromise {
-        let promise = AYPromise(pending: ())
-        DispatchQueue.main.async {
-            do {
-                try body(makeHandler(promise))
-            } catch {
-                promise.rejectFirst(error)
-            }
-        }
-        return promise
-    }
-
-    private static func start(
+    /// Runs `body` on `queue` with the handler `makeHandler` makes for a new promise; a throw from
+    /// `body` before the handler settled the promise rejects it.
+    private static func start<Handler>(
         on queue: DispatchQueue,
-        _ body: @escaping @Sendable (@escaping AYResolve) throws -> Void
+        handler makeHandler: @escaping @Sendable (AYPromise) -> Handler,
+        _ body: @escaping @Sendable (Handler) throws -> Void
     ) -> AYPromise {
         let promise = AYPromise(pending: ())
         queue.async {
             do {
-                try body(promise.resolveCallback(on: queue))
+                try body(makeHandler(promise))
             } catch {
                 promise.rejectFirst(error)
             }
