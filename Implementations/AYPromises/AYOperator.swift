@@ -21,7 +21,7 @@ public import PromiseInterface
 /// cannot infer a type, accept `nil` and blocks whose `return`s have different types.
 ///
 /// ## Cost
-/// An operator is a plain value (the promise and its ``AYRoute``), and the block is stored as
+/// An operator is a plain value (the promise and its `AYRoute`), and the block is stored as
 /// written, so chaining a block allocates the next promise and one handler, nothing else: a
 /// closure stored in the operator, or one wrapping the block, would be one more allocation per
 /// link (`AllocationBudgetTests` pins the count).

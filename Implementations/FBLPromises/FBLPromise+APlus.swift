@@ -5,7 +5,7 @@ extension FBLPromise: Thenable {
     /// ``defaultQueue`` once it settles.
     ///
     /// This untyped `then` exists for interoperability (Promises/A+ 2.3.3); in Swift code use the
-    /// typed ``then(on:_:)-(_,(Value)->Result)`` and ``observe(on:fulfill:reject:)``.
+    /// typed `then(on:_:)` and ``observe(on:fulfill:reject:)``.
     public func then(
         resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
         rejectPromise: @escaping @Sendable (any Error) -> Void

@@ -1,7 +1,7 @@
 public import Dispatch
 
 extension FBLPromise {
-    /// What ``catch(on:_:)`` runs with the error (google/promises' `Catch`).
+    /// What ``catch(on:_:)-(DispatchQueue,_)`` runs with the error (google/promises' `Catch`).
     public typealias Catch = @Sendable (any Error) -> Void
 
     /// Observes a rejection: `reject` runs on `queue` with the error, and the returned promise is

@@ -4,7 +4,7 @@ extension FBLPromise {
     /// The closure starts at once in a new unstructured `Task`. Beyond the original.
     ///
     /// Overload resolution picks this initializer for an `async` closure; a synchronous closure
-    /// picks ``init(on:_:)-(_,()->Value)``, which runs on ``defaultQueue``.
+    /// picks `init(on:_:)` (the value-returning one), which runs on ``defaultQueue``.
     ///
     /// - Parameter work: The async work.
     public convenience init(_ work: @escaping @Sendable () async throws -> Value) {

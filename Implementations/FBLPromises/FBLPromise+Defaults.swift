@@ -50,7 +50,7 @@ extension DispatchGroup {
 
 /// The types FBL's resolution procedure found plain (not a promise, a thenable or an error): their
 /// values fulfil without a cast, in ``FBLPromise/resolve(_:on:)-(Value,_)``,
-/// ``FBLPromise/fulfill(_:)`` and ``FBLPromise/init(_:)-(()->Value)`` (see `PlainTypeCache`).
+/// ``FBLPromise/fulfill(_:)`` and `FBLPromise.init(_:)` (the autoclosure one) (see `PlainTypeCache`).
 ///
 /// They look up `type(of: value)`, which in this generic code is `Value` itself: the remembered
 /// types are concrete value types (`FBLPromise<Int>`'s `Int`), known without reading the value. For

@@ -103,7 +103,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// Makes a promise already rejected with `error`.
     ///
     /// Disfavoured, so that `FBLPromise<SomeError>(someError)` is not ambiguous with
-    /// ``init(_:)-(()->Value)``; that initializer rejects with an error value too.
+    /// `init(_:)` (the autoclosure one); that initializer rejects with an error value too.
     @inlinable @_disfavoredOverload
     public init(_ error: any Error) {
         machine = PromiseMutex(FBLPromiseStateMachine(settled: .failure(error)))

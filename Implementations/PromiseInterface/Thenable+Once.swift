@@ -1,5 +1,5 @@
 extension Thenable {
-    /// Calls ``then(resolvePromise:rejectPromise:)`` so that only the first callback counts.
+    /// Calls `then(resolvePromise:rejectPromise:)` so that only the first callback counts.
     ///
     /// This is the part of the resolution procedure that guards against a misbehaving thenable:
     /// - the first call to either callback wins and later calls are ignored (Promises/A+ 2.3.3.3.3);

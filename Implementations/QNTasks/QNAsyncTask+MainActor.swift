@@ -17,7 +17,7 @@
 // ```
 
 extension QNAsyncTask {
-    /// ``start(on:completion:)`` with a completion isolated to the main actor.
+    /// ``start(on:completion:)-(DispatchQueue,_)`` with a completion isolated to the main actor.
     public final func start(
         on mainActor: MainActor,
         completion: @escaping @MainActor (QNTaskOutcome<Result>) -> Void
@@ -25,7 +25,7 @@ extension QNAsyncTask {
         start(on: .main) { outcome in MainActor.assumeIsolated { completion(outcome) } }
     }
 
-    /// ``observe(on:completion:)`` with a completion isolated to the main actor.
+    /// ``observe(on:completion:)-(DispatchQueue,_)`` with a completion isolated to the main actor.
     public final func observe(
         on mainActor: MainActor,
         completion: @escaping @MainActor (QNTaskOutcome<Result>) -> Void

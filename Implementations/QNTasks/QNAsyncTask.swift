@@ -9,7 +9,7 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// the QN design's answer to the two things the FBPromise talk says promises cannot do (cancel, and tell how
 /// far along they are).
 ///
-/// A task is `ready` until ``start(on:completion:)``; then `running`; then exactly once
+/// A task is `ready` until ``start(on:completion:)-(DispatchQueue,_)``; then `running`; then exactly once
 /// `succeeded`, `failed` or `cancelled`. Every callback registered with `start` receives that one
 /// outcome exactly once.
 ///
@@ -107,7 +107,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// `startWithSuccess:fail:`.
     ///
     /// Exactly one of the two is called, once, on `queue`. Cancellation is reported to `failure`
-    /// as `CancellationError`; use ``start(on:completion:)`` to tell it apart from a failure.
+    /// as `CancellationError`; use ``start(on:completion:)-(DispatchQueue,_)`` to tell it apart from a failure.
     ///
     /// - Parameters:
     ///   - queue: Where the callbacks run. Defaults to the main queue.
@@ -126,7 +126,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Starts the task without a callback (observe it with ``observe(on:completion:)``).
+    /// Starts the task without a callback (observe it with ``observe(on:completion:)-(DispatchQueue,_)``).
     public final func start() {
         start(observer: nil)
     }

@@ -4,7 +4,7 @@ extension QXPromise {
     /// Runs this step again, with the input it kept (``valueKeptForRetry``), while it fails: up to
     /// `attempts` more times.
     ///
-    /// Call it on a link made by ``then(on:_:)``. If the link is fulfilled, the value passes
+    /// Call it on a link made by ``then(on:_:)-(DispatchQueue,_)``. If the link is fulfilled, the value passes
     /// through. If its `thenBlock` ran and failed (threw, or returned a promise that was rejected),
     /// the block runs again with the same input, on `queue`; the returned promise settles as the
     /// first attempt that succeeds, or as the last one. A rejection that did not come from the

@@ -17,8 +17,8 @@ public enum QXPromiseState: Sendable, Equatable {
 /// and `progress`, which anyone can read and observe but only the promise itself sets (its center
 /// refuses outside changes, and it is not a ``QXSettableObservable``). Resolving a promise with another promise makes it *observe that promise's
 /// `state`*; when the state changes, the observer removes itself and either runs the stored
-/// `thenBlock`/`catchBlock` (a link made by ``then(on:_:)``, ``catch(on:_:)`` or
-/// ``finally(on:_:)``) or takes the same outcome. Whatever a block returns resolves the link
+/// `thenBlock`/`catchBlock` (a link made by ``then(on:_:)-(DispatchQueue,_)``, ``catch(on:_:)-(DispatchQueue,_)`` or
+/// ``finally(on:_:)-(DispatchQueue,_)``) or takes the same outcome. Whatever a block returns resolves the link
 /// again: a promise is observed in turn, a foreign `Thenable` is assimilated,
 /// anything else fulfils; a throw rejects.
 ///
