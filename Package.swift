@@ -173,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "AllocationCounter",
             dependencies: [
-                "PromiseInterface", "FBLPromises", "AYPromises",
+                "PromiseInterface", "FBLPromises", "AYPromises", "QXPromises",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Benchmarks/AllocationCounter",

@@ -4,6 +4,7 @@ import FBLPromises
 import Foundation
 import MallocInterposerSwift
 import PromiseInterface
+import QXPromises
 import Synchronization
 
 /// Counts the heap allocations of each design's basic operations, exactly, and prints them as JSON
@@ -22,7 +23,7 @@ import Synchronization
 enum AllocationCounter {
     static func main() {
         MallocInterposerSwift.initialize()
-        for measurement in FBLOperations.all + AYOperations.all {
+        for measurement in FBLOperations.all + AYOperations.all + QXOperations.all {
             let perUnit = perUnit(measurement.run)
             // Rounded: a dispatch continuation cache refilled, or an array doubling, inside one of
             // the two runs shows as a few thousandths; a real extra allocation as a whole one.
@@ -203,6 +204,84 @@ enum AYOperations {
             stop()
             for (index, input) in inputs.enumerated() { input.resolve(index) }
             done.wait()
+        },
+    ]
+}
+
+enum QXOperations {
+    static let queue = DispatchQueue(label: "allocations.qx")
+
+    static let all: [Measurement] = [
+        Measurement(design: "QX", operation: "pending promise with one then") { units, start, stop in
+            let done = Countdown(units)
+            var roots: [(promise: QXPromise, resolver: QXResolver)] = []
+            var thens: [QXPromise] = []
+            roots.reserveCapacity(units)
+            thens.reserveCapacity(units)
+            start()
+            for _ in 0..<units {
+                let root = QXPromise.pending(on: queue)
+                roots.append(root)
+                thens.append(
+                    root.promise.then(on: queue) { _ in
+                        done.tick()
+                        return nil
+                    })
+            }
+            stop()
+            for root in roots { root.resolver.fulfill(1) }
+            done.wait()
+            withExtendedLifetime(thens) {}
+        },
+        Measurement(design: "QX", operation: "chain link") { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = QXPromise.pending(on: queue)
+            var last = root.promise
+            for _ in 0..<units { last = last.then(on: queue) { ($0 as? Int ?? 0) + 1 } }
+            last.then(on: queue) { _ in
+                done.tick()
+                return nil
+            }
+            root.resolver.fulfill(0)
+            done.wait()
+            stop()
+        },
+        Measurement(design: "QX", operation: "fan-out observer") { units, start, stop in
+            let done = Countdown(units)
+            start()
+            let root = QXPromise.pending(on: queue)
+            for _ in 0..<units {
+                root.promise.then(on: queue) { _ in
+                    done.tick()
+                    return nil
+                }
+            }
+            root.resolver.fulfill(1)
+            done.wait()
+            stop()
+        },
+        Measurement(design: "QX", operation: "all input") { units, start, stop in
+            let done = Countdown(1)
+            let inputs = (0..<units).map { _ in QXPromise.pending(on: queue) }
+            start()
+            QXPromise.all(on: queue, inputs.map(\.promise)).then(on: queue) { _ in
+                done.tick()
+                return nil
+            }
+            stop()
+            for (index, input) in inputs.enumerated() { input.resolver.fulfill(index) }
+            done.wait()
+        },
+        Measurement(design: "QX", operation: "key-value observation") { units, start, stop in
+            let (promise, resolver) = QXPromise.pending(on: queue)
+            var tokens: [QXObservation] = []
+            tokens.reserveCapacity(units)
+            start()
+            for _ in 0..<units { tokens.append(promise.observe(\.state, options: [.new]) { _, _ in }) }
+            stop()
+            resolver.fulfill(1)
+            withExtendedLifetime(tokens) {}
         },
     ]
 }

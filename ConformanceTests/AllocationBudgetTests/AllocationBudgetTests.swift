@@ -34,6 +34,22 @@ struct AllocationBudgetTests {
         "AY fan-out observer": 8,
         // `all`'s handler per input (a release build makes only that one).
         "AY all input": 2,
+        // The pending promise, its resolver's settler, the side table its weak reference needs,
+        // and the link, which is the observer of the promise's `state` key itself (no token, no
+        // handler closure; the block captures one object, which Swift stores as the closure's
+        // context without a box). The promise's first observer is stored inline.
+        "QX pending promise with one then": 4,
+        // The link, and its hop to its queue when the previous link settles: the hop's closure and
+        // GCD's objects for it.
+        "QX chain link": 4,
+        // A release build: 4.
+        "QX fan-out observer": 6,
+        // `all`'s handler per input, which hops to the queue when told (a release build: 1).
+        "QX all input": 3,
+        // A public observation: its token and the observer that holds the handler (a release
+        // build makes only those two; a debug build adds reabstraction thunks for the generic
+        // handler).
+        "QX key-value observation": 4,
     ]
 
     struct Count: Decodable {

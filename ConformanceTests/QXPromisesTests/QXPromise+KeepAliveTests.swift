@@ -63,7 +63,7 @@ struct QXKeepAliveTests {
         try await eventually("the link and what its block captured to be freed") {
             weakLink.object == nil && weakCaptured.object == nil
         }
-        #expect(source.observationCenter.observerCount == 0)
+        #expect(source.observerCount == 0)
     }
 
     @Test("a dropped pending chain with a retry link is freed (the retry link's catch block holds the step)")

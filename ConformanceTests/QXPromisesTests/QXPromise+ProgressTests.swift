@@ -53,7 +53,7 @@ struct QXProgressTests {
             // The link observes `inner` only once its block has run.
             Task {
                 try await eventually("the link to observe the inner promise") {
-                    inner.observationCenter.observerCount > 0
+                    inner.observerCount > 0
                 }
                 innerResolver.progress(0.4)
             }

@@ -1,15 +1,16 @@
 /// An object whose properties can be observed by key path, in the manner of Key-Value Observing.
 ///
 /// Linux Foundation has no KVO, so this is the project's own small replacement, and nothing in it
-/// is specific to promises. A conforming object keeps its observable properties in one `Sendable`
-/// struct (``ObservedProperties``) inside an ``QXObservationCenter``; anyone can read them through
-/// ``observedValue(_:)`` and ``observe(_:options:changeHandler:)`` one of them.
+/// is specific to promises. An observable object keeps its observable properties in one `Sendable`
+/// struct (``ObservedProperties``); anyone can read them through ``observedValue(_:)`` and
+/// ``observe(_:options:changeHandler:)`` one of them.
 ///
 /// This protocol is read-and-observe only. Who may *change* the properties is the object's
-/// choice: an object that lets any holder set them adopts ``QXSettableObservable``, which adds
-/// ``QXSettableObservable/setObserved(_:to:)``; ``QXPromise`` does not, so its `state`, `value`,
-/// `error` and `progress` keys change only through its state machine (nobody can forge an
-/// outcome).
+/// choice: an object that lets any holder set them adopts ``QXSettableObservable``, which keeps
+/// the properties in a ``QXObservationCenter``, implements both methods and adds
+/// ``QXSettableObservable/setObserved(_:to:)``. ``QXPromise`` adopts only this protocol, so its
+/// `state`, `value`, `error` and `progress` keys change only through its state machine (nobody
+/// can forge an outcome).
 ///
 /// ```swift
 /// final class Download: QXSettableObservable {
@@ -27,20 +28,15 @@
 ///
 /// ## Threading
 /// Like KVO, notifications are synchronous: each change is delivered on the thread that made it,
-/// before the change (``QXSettableObservable/setObserved(_:to:)``) returns, to the observers of
-/// that key path in registration order. The center's lock is never held while a handler runs, so
-/// handlers may read and change the object, add observers, and invalidate any observation (their
-/// own included). Two threads that change the object at once each deliver their own change; a
-/// handler that must not run concurrently with itself has to serialise on its own.
+/// before the change returns, to the observers of that key path in registration order. No lock
+/// is held while a handler runs, so handlers may read and change the object, add observers, and
+/// invalidate any observation (their own included). Two threads that change the object at once
+/// each deliver their own change; a handler that must not run concurrently with itself has to
+/// serialise on its own.
 public protocol QXObservable: AnyObject, Sendable {
     /// The struct that holds every observable property.
     associatedtype ObservedProperties: Sendable
 
-    /// Where the properties and their observers live.
-    var observationCenter: QXObservationCenter<Self, ObservedProperties> { get }
-}
-
-extension QXObservable {
     /// Starts observing the property at `keyPath`.
     ///
     /// - Parameters:
@@ -52,9 +48,46 @@ extension QXObservable {
     ///     change. It is never called after the returned observation is invalidated.
     /// - Returns: The observation. Keep it: it is invalidated when it is freed, as
     ///   `NSKeyValueObservation` is.
+    func observe<Value: Sendable>(
+        _ keyPath: any KeyPath<ObservedProperties, Value> & Sendable,
+        options: QXObservingOptions,
+        changeHandler: @escaping @Sendable (Self, QXObservedChange<Value>) -> Void
+    ) -> QXObservation
+
+    /// The current value of the property at `keyPath`.
+    func observedValue<Value: Sendable>(_ keyPath: any KeyPath<ObservedProperties, Value> & Sendable) -> Value
+}
+
+extension QXObservable {
+    /// ``observe(_:options:changeHandler:)`` with `.new`, KVO's default.
     public func observe<Value: Sendable>(
         _ keyPath: any KeyPath<ObservedProperties, Value> & Sendable,
-        options: QXObservingOptions = [.new],
+        changeHandler: @escaping @Sendable (Self, QXObservedChange<Value>) -> Void
+    ) -> QXObservation {
+        observe(keyPath, options: [.new], changeHandler: changeHandler)
+    }
+}
+
+/// An observable object whose properties any holder may set: your own observable classes.
+///
+/// Adopting it takes one stored property, the ``observationCenter`` that holds the properties and
+/// their observers; ``QXObservable/observe(_:options:changeHandler:)``,
+/// ``QXObservable/observedValue(_:)`` and ``setObserved(_:to:)`` come with it.
+public protocol QXSettableObservable: QXObservable {
+    /// The observed properties: those the center holds (inferred from ``observationCenter``).
+    associatedtype ObservedProperties = StoredProperties
+    /// The struct the center holds.
+    associatedtype StoredProperties: Sendable
+
+    /// Where the properties and their observers live.
+    var observationCenter: QXObservationCenter<Self, StoredProperties> { get }
+}
+
+extension QXSettableObservable where ObservedProperties == StoredProperties {
+    /// Starts observing the property at `keyPath`; see ``QXObservable/observe(_:options:changeHandler:)``.
+    public func observe<Value: Sendable>(
+        _ keyPath: any KeyPath<ObservedProperties, Value> & Sendable,
+        options: QXObservingOptions,
         changeHandler: @escaping @Sendable (Self, QXObservedChange<Value>) -> Void
     ) -> QXObservation {
         observationCenter.addObserver(of: self, keyPath, options: options, changeHandler: changeHandler)
@@ -64,18 +97,7 @@ extension QXObservable {
     public func observedValue<Value: Sendable>(_ keyPath: any KeyPath<ObservedProperties, Value> & Sendable) -> Value {
         observationCenter.value(at: keyPath)
     }
-}
 
-/// An observable object whose properties any holder may set: the observer side of
-/// ``QXObservable`` plus ``setObserved(_:to:)``.
-///
-/// Adopt it for your own observable classes. Its center must be one made with the public
-/// ``QXObservationCenter/init(_:)``: the centers of objects that keep setting to themselves (a
-/// ``QXPromise``) refuse outside changes, so even a conformance added to such a type from outside
-/// cannot change its keys (setting traps with a clear message).
-public protocol QXSettableObservable: QXObservable {}
-
-extension QXSettableObservable {
     /// Sets the property at `keyPath` and notifies its observers before returning.
     ///
     /// Observers with `.prior` are told first, then the value is stored, then every observer of
@@ -84,16 +106,10 @@ extension QXSettableObservable {
     /// - Parameters:
     ///   - keyPath: The property to change.
     ///   - value: Its new value.
-    /// - Precondition: The center accepts outside changes (it was made with
-    ///   ``QXObservationCenter/init(_:)``).
     public func setObserved<Value: Sendable>(
         _ keyPath: any WritableKeyPath<ObservedProperties, Value> & Sendable,
         to value: Value
     ) {
-        precondition(
-            observationCenter.acceptsOutsideChanges,
-            "\(Self.self)'s observed properties are set only by the object itself"
-        )
         observationCenter.set(keyPath, to: value, on: self)
     }
 }

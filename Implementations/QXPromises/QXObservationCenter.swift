@@ -11,8 +11,10 @@ import PromiseInterface
 /// The observable properties of one object and their observers: what KVO keeps for an
 /// `NSObject` behind the scenes.
 ///
-/// A ``QXObservable`` object owns one center, made with the properties' initial values. The center
-/// is all the machinery: the object's ``QXObservable`` methods forward to it.
+/// A ``QXSettableObservable`` object (one of yours) owns one center, made with the properties'
+/// initial values. The center is all the machinery: the object's observable methods forward to
+/// it. (A ``QXPromise`` has no center: it keeps its four keys and their observers in its own
+/// state, under its one lock, with the same notification rules.)
 ///
 /// ## Threading
 /// One lock (a `PromiseMutex`) guards the properties and the observer list. A
@@ -25,28 +27,23 @@ import PromiseInterface
 /// added while the change is still being delivered, it joins that delivery and the changing
 /// thread tells it the change after the others (its `.initial` notification, sent before
 /// `observe` returns, carries the value from before the change); added after the delivery ended,
-/// its `.initial` notification carries the new value. This is what keeps the callbacks of
-/// promise links chained one after another in order (Promises/A+ 2.2.6) when another thread
-/// settles the promise meanwhile. An observer added from inside a handler, on the thread that is
+/// its `.initial` notification carries the new value. An observer added from inside a handler, on the thread that is
 /// delivering the change, is told of later changes only, as with KVO. Only the newest change of a
 /// key path is joined; when several threads change one key path at once, an observer added
 /// meanwhile may be told their changes in any order, and one before its `.initial`
 /// notification, as with KVO.
-public final class QXObservationCenter<Object: AnyObject & Sendable, Properties: Sendable>: Sendable {
-    /// What one notification is about, before each observer picks out its own key path.
-    enum Event: Sendable {
-        case initial(Properties)
-        case prior(old: Properties)
-        case setting(old: Properties, new: Properties)
-    }
+public final class QXObservationCenter<Object: AnyObject & Sendable, Properties: Sendable>: QXObserverOwner {
+    typealias Event = QXChangeEvent<Properties>
 
-    /// One observer.
+    /// One observer, with the key path it observes.
     struct Entry: Sendable {
         let keyPath: any AnyKeyPath & Sendable
-        let options: QXObservingOptions
-        let flag: QXObservationFlag
-        /// Turns an event into the observer's typed change and calls its handler.
-        let deliver: @Sendable (Object, Event) -> Void
+        let observer: any QXObserverDelivery<Object, Properties>
+
+        var options: QXObservingOptions { observer.options }
+        var isActive: Bool { observer.isActive }
+
+        func deliver(_ object: Object, _ event: Event) { observer.deliver(object, event) }
     }
 
     /// A change being delivered outside the lock, and the observers that joined it meanwhile.
@@ -76,9 +73,6 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
         var deliveries: [Delivery] = []
         var nextDeliveryID = 0
         var inactiveCount = 0
-        /// Set by ``QXObservationCenter/endObservations()``: the object will not change any more,
-        /// so observers are no longer kept.
-        var isClosed = false
 
         /// Starts delivering a change of `keyPath` to `observers`; returns its ID, or `nil` when
         /// there is nobody to tell (nobody can then join it either: an observer added from now on
@@ -109,17 +103,17 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             return joined
         }
 
-        /// The newest change of `keyPath`, if it is still being delivered (on another thread, or
-        /// on this one if `onThisThread`), and the value an observer added now must see first:
+        /// The newest change of `keyPath`, if another thread is still delivering it, and the value
+        /// an observer added now must see first:
         /// from before that change, or the current one.
         func deliveryUnderWay(
-            of keyPath: AnyKeyPath, onThisThread: Bool
+            of keyPath: AnyKeyPath
         ) -> (initial: Properties, changes: [Delivery]) {
             guard !deliveries.isEmpty else { return (properties, []) }
             let thread = QXThreadID.current
             guard
                 let newest = deliveries.last(where: { $0.keyPath == keyPath && !$0.isSuperseded }),
-                onThisThread || newest.thread != thread
+                newest.thread != thread
             else { return (properties, []) }
             return (newest.old, [newest])
         }
@@ -150,7 +144,7 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             var removed: [Entry] = []
             kept.reserveCapacity(entries.count)
             for entry in entries {
-                if entry.flag.isActive { kept.append(entry) } else { removed.append(entry) }
+                if entry.isActive { kept.append(entry) } else { removed.append(entry) }
             }
             entries = kept
             return removed
@@ -160,21 +154,9 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
     /// Guards the properties and the observers.
     private let registry: PromiseMutex<Registry>
 
-    /// Whether ``QXSettableObservable/setObserved(_:to:)`` may change the properties. `false` for
-    /// the centers of objects that change their properties only themselves (a ``QXPromise``).
-    public let acceptsOutsideChanges: Bool
-
-    /// Makes a center holding `properties`, with no observers, for an object that lets any holder
-    /// set them (a ``QXSettableObservable``).
+    /// Makes a center holding `properties`, with no observers.
     public init(_ properties: Properties) {
         registry = PromiseMutex(Registry(properties: properties))
-        acceptsOutsideChanges = true
-    }
-
-    /// Makes a center whose properties only this module changes, through ``set(_:to:on:)``.
-    init(sealed properties: Properties) {
-        registry = PromiseMutex(Registry(properties: properties))
-        acceptsOutsideChanges = false
     }
 
     /// A snapshot of every property.
@@ -189,41 +171,23 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
 
     /// How many observers are registered (for tests and reports).
     public var observerCount: Int {
-        registry.withLock { registry in registry.entries.count { $0.flag.isActive } }
+        registry.withLock { registry in registry.entries.count { $0.isActive } }
     }
 
     /// Registers an observer; see ``QXObservable/observe(_:options:changeHandler:)``.
-    ///
-    /// - Parameter joiningOnDeliveringThread: Whether an observer added from inside a handler, on
-    ///   the thread delivering a change of `keyPath`, joins that change (told after the others)
-    ///   instead of seeing later changes only, as a KVO observer does. A promise's own
-    ///   `whenSettled` joins: a `then` made inside a handler while the promise settles must not
-    ///   overtake links made before it.
     func addObserver<Value: Sendable>(
         of object: Object,
         _ keyPath: any KeyPath<Properties, Value> & Sendable,
         options: QXObservingOptions,
-        joiningOnDeliveringThread: Bool = false,
         changeHandler: @escaping @Sendable (Object, QXObservedChange<Value>) -> Void
     ) -> QXObservation {
-        let flag = QXObservationFlag()
-        let entry = Entry(keyPath: keyPath, options: options, flag: flag) { object, event in
-            // Checked again at delivery: an observer removed while a change is being delivered
-            // (by itself or by an earlier observer) must not be told any more.
-            guard flag.isActive else { return }
-            changeHandler(object, Self.change(at: keyPath, for: event, options: options))
-        }
+        let observer = QXKeyValueObserver(keyPath: keyPath, options: options, changeHandler: changeHandler)
+        let entry = Entry(keyPath: keyPath, observer: observer)
         let anyKeyPath: AnyKeyPath = keyPath
         let wantsInitial = options.contains(.initial)
         let (initial, underWay): (Properties, [Delivery]) = registry.withLock { registry in
-            if registry.isClosed {
-                // Nothing will be told to it: it ends at once (its `.initial` is still sent).
-                _ = flag.deactivate()
-                return (registry.properties, [])
-            }
             registry.entries.append(entry)
-            let (initial, underWay) = registry.deliveryUnderWay(
-                of: anyKeyPath, onThisThread: joiningOnDeliveringThread)
+            let (initial, underWay) = registry.deliveryUnderWay(of: anyKeyPath)
             guard wantsInitial else {
                 // No `.initial` notification to send first: it joins the changes under way now.
                 _ = registry.enter(entry, into: underWay)
@@ -231,7 +195,7 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             }
             return (initial, underWay)
         }
-        let observation = QXObservation(flag: flag) { [weak self] in self?.removeObserver() }
+        let observation = QXObservation(observer: observer, owner: self)
         guard wantsInitial else { return observation }
         entry.deliver(object, .initial(initial))
         // A change under way is told after the `.initial` notification: by its changing thread
@@ -244,36 +208,26 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
     }
 
     /// Sets one property and notifies its observers; see ``QXSettableObservable/setObserved(_:to:)``.
-    ///
-    /// With a `condition`, the value is stored only if the properties satisfy it, checked in the
-    /// same critical section as the store (so no other change can come between the check and
-    /// the store); `.prior` observers are told only if it held just before. Returns whether the
-    /// value was stored.
-    @discardableResult
     func set<Value: Sendable>(
         _ keyPath: any WritableKeyPath<Properties, Value> & Sendable,
         to value: Value,
-        on object: Object,
-        if condition: ((Properties) -> Bool)? = nil
-    ) -> Bool {
+        on object: Object
+    ) {
         let anyKeyPath: AnyKeyPath = keyPath
         let priors: (Properties, [Entry])? = registry.withLock { registry in
-            guard condition?(registry.properties) ?? true else { return nil }
             let observers = registry.entries.filter { $0.keyPath == anyKeyPath && $0.options.contains(.prior) }
             return observers.isEmpty ? nil : (registry.properties, observers)
         }
         if let (old, observers) = priors {
             for observer in observers { observer.deliver(object, .prior(old: old)) }
         }
-        let change: (Properties, Properties, [Entry], Int?)? = registry.withLock { registry in
-            guard condition?(registry.properties) ?? true else { return nil }
+        let (old, new, observers, delivery): (Properties, Properties, [Entry], Int?) = registry.withLock { registry in
             let old = registry.properties
             registry.properties[keyPath: keyPath] = value
             let observers = registry.entries.filter { $0.keyPath == anyKeyPath }
             let delivery = registry.beginDelivery(of: keyPath, old: old, observers: observers)
             return (old, registry.properties, observers, delivery)
         }
-        guard let (old, new, observers, delivery) = change else { return false }
         var batch = observers
         while !batch.isEmpty {
             for observer in batch { observer.deliver(object, .setting(old: old, new: new)) }
@@ -281,64 +235,11 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
             guard let delivery else { break }
             batch = registry.withLock { $0.takeJoined(delivery) }
         }
-        return true
     }
 
-    /// Ends every observation, now and to come, for an object whose properties will not change
-    /// any more (a promise that nothing can settle). Returns the removed observers: the caller
-    /// frees them after any lock, and where it likes (their handlers may hold anything, and
-    /// freeing them may end other objects in turn). An observer added later gets its `.initial`
-    /// notification and is not kept.
-    ///
-    /// Why: a handler may keep alive something that refers back to the observed object, and an
-    /// observation that can never fire would hold that cycle forever.
-    func endObservations() -> [Entry] {
-        registry.withLock { registry in
-            registry.isClosed = true
-            registry.inactiveCount = 0
-            // Deactivated under the lock, so the tokens' later `invalidate()` does not count them
-            // again in `noteInactive()`.
-            for entry in registry.entries { _ = entry.flag.deactivate() }
-            defer { registry.entries = [] }
-            return registry.entries
-        }
-    }
-
-    private func removeObserver() {
+    func observerDidEnd() {
         let removed = registry.withLock { $0.noteInactive() }
         withExtendedLifetime(removed) {}
-    }
-
-    private static func change<Value: Sendable>(
-        at keyPath: KeyPath<Properties, Value>,
-        for event: Event,
-        options: QXObservingOptions
-    ) -> QXObservedChange<Value> {
-        let wantsOld = options.contains(.old)
-        let wantsNew = options.contains(.new)
-        switch event {
-        case .initial(let current):
-            return QXObservedChange(
-                kind: .initial,
-                isPrior: false,
-                oldValue: nil,
-                newValue: wantsNew ? current[keyPath: keyPath] : nil
-            )
-        case .prior(let old):
-            return QXObservedChange(
-                kind: .setting,
-                isPrior: true,
-                oldValue: wantsOld ? old[keyPath: keyPath] : nil,
-                newValue: nil
-            )
-        case .setting(let old, let new):
-            return QXObservedChange(
-                kind: .setting,
-                isPrior: false,
-                oldValue: wantsOld ? old[keyPath: keyPath] : nil,
-                newValue: wantsNew ? new[keyPath: keyPath] : nil
-            )
-        }
     }
 }
 
@@ -346,6 +247,9 @@ public final class QXObservationCenter<Object: AnyObject & Sendable, Properties:
 /// one made by another thread.
 struct QXThreadID: Equatable, Sendable {
     private let raw: UInt
+
+    /// No thread (no pthread has this identifier).
+    static let none = QXThreadID(raw: 0)
 
     /// The calling thread.
     static var current: QXThreadID {

@@ -9,10 +9,13 @@ extension QXPromise: Thenable {
         resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
         rejectPromise: @escaping @Sendable (any Error) -> Void
     ) {
-        whenSettled(on: QXPromise.defaultQueue) { outcome in
-            switch outcome {
-            case .fulfilled(let value): resolvePromise(value)
-            case .rejected(let error): rejectPromise(error)
+        let queue = QXPromise.defaultQueue
+        whenSettled { outcome in
+            queue.async {
+                switch outcome {
+                case .fulfilled(let value): resolvePromise(value)
+                case .rejected(let error): rejectPromise(error)
+                }
             }
         }
     }

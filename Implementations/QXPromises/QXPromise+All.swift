@@ -25,7 +25,7 @@ extension QXPromise {
             // Recorded on `queue`, not on the settling thread: settling the combined promise
             // notifies its own observers at once, so an `all` of an `all` of ... would otherwise
             // settle every level inside the one before, one stack frame set per level.
-            input.whenSettled(on: queue) { outcome in gather.record(outcome, at: index) }
+            input.whenSettled { outcome in queue.async { gather.record(outcome, at: index) } }
         }
         return promise
     }

@@ -13,7 +13,7 @@ extension QXPromise {
     public var value: PromiseValue {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
-                whenSettled(on: nil) { outcome in
+                whenSettled { outcome in
                     switch outcome {
                     case .fulfilled(let value): continuation.resume(returning: value)
                     case .rejected(let error): continuation.resume(throwing: error)

@@ -52,7 +52,7 @@ extension QXPromise {
                 handler(report.proportion, report.value)
             }
         }
-        guard machine.withLock({ $0.keep(observation) }) else {
+        guard core.withLock({ $0.keepUntilSettled(observation) }) else {
             observation.invalidate()
             return self
         }
@@ -64,7 +64,7 @@ extension QXPromise {
     private func startForwardingProgress() {
         var link: QXPromise? = self
         while let current = link {
-            guard let source = current.machine.withLock({ $0.startForwardingProgress() }) else { return }
+            guard let source = current.core.withLock({ $0.startForwardingProgress() }) else { return }
             current.subscribeToProgress(of: source)
             link = source
         }
@@ -75,7 +75,7 @@ extension QXPromise {
         subscribeToProgress(of: source)
         var link: QXPromise? = source
         while let current = link {
-            guard let next = current.machine.withLock({ $0.startForwardingProgress() }) else { return }
+            guard let next = current.core.withLock({ $0.startForwardingProgress() }) else { return }
             current.subscribeToProgress(of: next)
             link = next
         }
@@ -87,15 +87,19 @@ extension QXPromise {
             guard let self, let report = change.newValue ?? nil else { return }
             queue.async { self.publishProgress(report.proportion, report.value) }
         }
-        if !machine.withLock({ $0.keep(observation) }) { observation.invalidate() }
+        if !core.withLock({ $0.keepUntilSettled(observation) }) { observation.invalidate() }
     }
 
     /// Stores a report in the `progress` key, which notifies its observers; only while the
-    /// `state` key is pending, checked under the center's lock together with the store, so
-    /// `progress` never changes once the promise is seen settled.
+    /// promise is pending, checked under its lock together with the store, so `progress` never
+    /// changes once the promise is seen settled.
     func publishProgress(_ proportion: Double, _ value: PromiseValue) {
         guard !proportion.isNaN else { return }
         let report = QXProgress(proportion: min(max(proportion, 0), 1), value: value)
-        observationCenter.set(\.progress, to: report, on: self, if: { $0.state == .pending })
+        if let (observers, old) = core.withLock({ $0.progressPriors() }) {
+            for observer in observers { observer.deliver(self, .prior(old: old)) }
+        }
+        guard let (observers, old, new) = core.withLock({ $0.setProgress(report) }) else { return }
+        for observer in observers { observer.deliver(self, .setting(old: old, new: new)) }
     }
 }

@@ -34,7 +34,7 @@ extension QXPromise {
             on: queue,
             thenBlock: nil,
             catchBlock: { error in
-                guard attempts > 0, let step = self.machine.withLock({ $0.retryStep }) else { throw error }
+                guard attempts > 0, let step = self.core.withLock({ $0.retryStep }) else { throw error }
                 return QXPromise(fulfilledWith: step.input, on: queue)
                     .chain(on: queue, thenBlock: step.thenBlock, catchBlock: nil)
                     .retry(attempts - 1, on: queue)

@@ -42,11 +42,13 @@ extension QXPromise {
         thenBlock: QXThenBlock?,
         catchBlock: QXCatchBlock?
     ) -> QXPromise {
-        let link = QXPromise(pendingOn: queue, blocks: QXBlocks(thenBlock: thenBlock, catchBlock: catchBlock))
-        // As in the article: the link's work resolves it with the previous promise, which makes
-        // it observe that promise's state. No cycle check: nothing can reach a link just made, and
-        // the walk would cost up to 100 locks per link of a long pending chain.
-        QXResolver(link).fulfill(self, checkingCycle: false)
+        // As in the article: the link is resolved with the previous promise, which makes it observe
+        // that promise's state. Made following it, with no resolver and no cycle check: nothing
+        // can reach a link just made, and the walk would cost up to 100 locks per link of a long
+        // pending chain.
+        let link = QXPromise(
+            linkOn: queue, following: self, blocks: QXBlocks(thenBlock: thenBlock, catchBlock: catchBlock))
+        addFollower(link)
         return link
     }
 }

@@ -1,5 +1,6 @@
 public import Dispatch
 public import PromiseInterface
+import Synchronization
 
 /// The state of a ``QXPromise``, its observable `state` key: the original's `QXPromiseState`.
 public enum QXPromiseState: Sendable, Equatable {
@@ -14,13 +15,13 @@ public enum QXPromiseState: Sendable, Equatable {
 /// A promise that chains by observing another promise's `state` key, as QXPromise does with KVO.
 ///
 /// A promise is an observable object (``QXObservable``) with the keys `state`, `value`, `error`
-/// and `progress`, which anyone can read and observe but only the promise itself sets (its center
-/// refuses outside changes, and it is not a ``QXSettableObservable``). Resolving a promise with another promise makes it *observe that promise's
-/// `state`*; when the state changes, the observer removes itself and either runs the stored
-/// `thenBlock`/`catchBlock` (a link made by ``then(on:_:)-(DispatchQueue,_)``, ``catch(on:_:)-(DispatchQueue,_)`` or
-/// ``finally(on:_:)-(DispatchQueue,_)``) or takes the same outcome. Whatever a block returns resolves the link
-/// again: a promise is observed in turn, a foreign `Thenable` is assimilated,
-/// anything else fulfils; a throw rejects.
+/// and `progress`, which anyone can read and observe but only the promise itself sets (it is not
+/// a ``QXSettableObservable``). Resolving a promise with another promise makes it *observe that
+/// promise's `state`*; when the state changes, the observer removes itself and either runs the
+/// stored `thenBlock`/`catchBlock` (a link made by ``then(on:_:)-(DispatchQueue,_)``,
+/// ``catch(on:_:)-(DispatchQueue,_)`` or ``finally(on:_:)-(DispatchQueue,_)``) or takes the same
+/// outcome. Whatever a block returns resolves the link again: a promise is observed in turn, a
+/// foreign `Thenable` is assimilated, anything else fulfils; a throw rejects.
 ///
 /// ```swift
 /// QXPromise { fulfill, reject in
@@ -43,11 +44,20 @@ public enum QXPromiseState: Sendable, Equatable {
 /// settled it. But an observer never runs a block there: it hands it to the promise's
 /// ``callbackQueue`` (``defaultQueue``, the main queue, unless given), so blocks never run before
 /// `then` returns (Promises/A+ 2.2.4) and a chain of any length runs one queue hop per link, with
-/// no recursion. All state is guarded by locks; every method may be called from any thread.
-public final class QXPromise: QXObservable {
+/// no recursion. One lock per promise guards all of its state (the keys, their observers, the
+/// blocks, keepAlive and the step kept for retry); every method may be called from any thread.
+///
+/// The keys follow the rules of ``QXObservationCenter``, with one difference that comes from a
+/// promise settling once: `value` (or `error`) and `state` change together, in one step, and
+/// observers are told `value` or `error` first, then `state`. An observer of any of the three
+/// added by another thread while the settlement is being told joins it (told after the others),
+/// and so does a link made from inside a handler on the settling thread, so links are told in
+/// the order they were made (Promises/A+ 2.2.6). `progress` changes are told to a snapshot of its
+/// observers, as KVO does.
+public final class QXPromise: QXObservable, QXObserverOwner {
     /// The observable keys.
     public struct Properties: Sendable {
-        /// Pending, fulfilled or rejected; set once, after `value` or `error`.
+        /// Pending, fulfilled or rejected; set once, with `value` or `error`.
         public var state: QXPromiseState = .pending
         /// The fulfilment value, once fulfilled.
         public var value: PromiseValue = nil
@@ -57,12 +67,30 @@ public final class QXPromise: QXObservable {
         public var progress: QXProgress? = nil
     }
 
-    /// The observable keys and their observers.
-    public let observationCenter: QXObservationCenter<QXPromise, Properties>
+    /// A key of ``Properties``, resolved once when an observer registers, so that telling a
+    /// change costs no key-path comparison.
+    enum Key: Sendable {
+        case state, value, error, progress
+        /// A key path that is none of the four (say, `\.progress?.proportion`): it may depend on
+        /// any of them, so it is told every change.
+        case derived
 
-    /// Guards the non-observable bookkeeping: the stored blocks, the keepAlive reference, the
-    /// settlers count and the observations to end on settling.
-    let machine: PromiseMutex<QXPromiseStateMachine>
+        init(_ keyPath: AnyKeyPath) {
+            switch keyPath {
+            case \Properties.state: self = .state
+            case \Properties.value: self = .value
+            case \Properties.error: self = .error
+            case \Properties.progress: self = .progress
+            default: self = .derived
+            }
+        }
+
+        /// Whether the key changes when the promise settles (all but `progress`).
+        var changesAtSettlement: Bool { self != .progress }
+    }
+
+    /// The promise's whole state (see ``QXPromiseCore``).
+    let core: PromiseMutex<QXPromiseCore>
 
     /// Where this promise runs its blocks, observes what it adopts and calls thenables.
     public let callbackQueue: DispatchQueue
@@ -75,29 +103,44 @@ public final class QXPromise: QXObservable {
 
     // MARK: - Creating promises
 
-    /// A pending promise that refers to itself until it settles.
-    init(pendingOn queue: DispatchQueue, blocks: QXBlocks?) {
-        observationCenter = QXObservationCenter(sealed: Properties())
-        machine = PromiseMutex(QXPromiseStateMachine(pendingWith: blocks))
+    /// A pending promise that refers to itself until it settles, in `stage`, with `settlers`
+    /// things that can settle it.
+    private init(pendingOn queue: DispatchQueue, stage: QXPromiseCore.Stage, settlers: Int32) {
+        core = PromiseMutex(QXPromiseCore(stage: stage, settlers: settlers, keepsItselfAlive: true))
         callbackQueue = queue
         #if DEBUG
             leakTracker = PendingPromiseLeakCheck.track()
         #endif
-        machine.withLock { $0.keepAlive = self }
+        // keepAlive: the promise holds itself, as the original's `self.keepAlive = self` does; a
+        // retain rather than a stored reference, to keep every promise 8 bytes smaller. The core
+        // records it (`keepsItselfAlive`), and `letGoOfItself()` gives it back exactly once.
+        _ = Unmanaged.passRetained(self)
+    }
+
+    /// loseControl: gives back the reference the promise holds to itself while pending, as a
+    /// strong reference the caller frees (the promise may go with it).
+    private func letGoOfItself() -> QXPromise {
+        Unmanaged.passUnretained(self).takeRetainedValue()
+    }
+
+    /// A pending promise with one resolver (counted as its settler; the caller makes it).
+    convenience init(pendingOn queue: DispatchQueue) {
+        self.init(pendingOn: queue, stage: .waiting(nil, source: nil), settlers: 1)
+    }
+
+    /// A link: a promise that follows `source` and runs `blocks` when it settles. `source`
+    /// counts as its settler until then.
+    convenience init(linkOn queue: DispatchQueue, following source: QXPromise, blocks: QXBlocks) {
+        self.init(pendingOn: queue, stage: .waiting(blocks, source: source), settlers: 1)
     }
 
     init(settled outcome: QXOutcome, on queue: DispatchQueue) {
-        var properties = Properties()
+        let stage: QXPromiseCore.Stage
         switch outcome {
-        case .fulfilled(let value):
-            properties.value = value
-            properties.state = .fulfilled
-        case .rejected(let error):
-            properties.error = error
-            properties.state = .rejected
+        case .fulfilled(let value): stage = .fulfilled(value)
+        case .rejected(let error): stage = .rejected(error, nil)
         }
-        observationCenter = QXObservationCenter(sealed: properties)
-        machine = PromiseMutex(QXPromiseStateMachine(settled: ()))
+        core = PromiseMutex(QXPromiseCore(stage: stage, settlers: 0, keepsItselfAlive: false))
         callbackQueue = queue
         #if DEBUG
             leakTracker = nil
@@ -122,7 +165,7 @@ public final class QXPromise: QXObservable {
             _ reject: @escaping @Sendable (any Error) -> Void
         ) throws -> Void
     ) {
-        self.init(pendingOn: queue, blocks: nil)
+        self.init(pendingOn: queue)
         let resolver = QXResolver(self)
         do {
             try work(resolver.fulfill, resolver.reject)
@@ -184,7 +227,7 @@ public final class QXPromise: QXObservable {
     /// - Returns: The promise, and its resolver; when every copy of the resolver is gone while
     ///   the promise is pending, it stays pending and is freed with its last reference.
     public static func pending(on queue: DispatchQueue = defaultQueue) -> (promise: QXPromise, resolver: QXResolver) {
-        let promise = QXPromise(pendingOn: queue, blocks: nil)
+        let promise = QXPromise(pendingOn: queue)
         return (promise, QXResolver(promise))
     }
 
@@ -201,25 +244,16 @@ public final class QXPromise: QXObservable {
     // MARK: - Inspecting
 
     /// The observable keys at this moment.
-    public var properties: Properties { observationCenter.properties }
+    public var properties: Properties { core.withLock { $0.properties } }
 
     /// The current state.
-    public var state: QXPromiseState { observedValue(\.state) }
+    public var state: QXPromiseState { properties.state }
 
     /// The rejection error, or `nil` while pending or when fulfilled.
-    public var error: (any Error)? { observedValue(\.error) }
+    public var error: (any Error)? { properties.error }
 
-    /// The outcome once settled (read after the `state` key says so).
-    var outcome: QXOutcome? {
-        let properties = self.properties
-        switch properties.state {
-        case .pending: return nil
-        case .fulfilled: return .fulfilled(properties.value)
-        // `error` is stored before `state` in one promise's settle, and read here in one snapshot,
-        // so a rejected state always comes with its error; the fallback only satisfies the type.
-        case .rejected: return .rejected(properties.error ?? QXPromiseError.cycle)
-        }
-    }
+    /// The outcome once settled.
+    var outcome: QXOutcome? { core.withLock { $0.outcome } }
 
     /// The input the step's `thenBlock` last ran with, kept while the step has not fulfilled, so
     /// ``retry(_:on:)`` can run it again: the original's `valueKeptForRetry`. `nil` if the block
@@ -231,7 +265,46 @@ public final class QXPromise: QXObservable {
     /// only by its users (the links after it do not hold it), so this matters only for a failed
     /// link someone keeps.
     public var valueKeptForRetry: PromiseValue? {
-        machine.withLock { $0.retryStep.map { $0.input } }
+        core.withLock { $0.retryStep.map { $0.input } }
+    }
+
+    /// How many observers the promise's keys have: the observations made through ``observe(_:options:changeHandler:)``
+    /// still valid, and the promises and handlers waiting for its settlement (for tests and reports).
+    public var observerCount: Int { core.withLock { $0.observerCount } }
+
+    // MARK: - Observing the keys
+
+    /// Starts observing the key at `keyPath`; see ``QXObservable/observe(_:options:changeHandler:)``.
+    ///
+    /// The key is resolved when the observer registers; a key path that is not one of the four
+    /// keys (such as `\.progress?.proportion`) is told every change, as it may depend on any.
+    public func observe<Value: Sendable>(
+        _ keyPath: any KeyPath<Properties, Value> & Sendable,
+        options: QXObservingOptions,
+        changeHandler: @escaping @Sendable (QXPromise, QXObservedChange<Value>) -> Void
+    ) -> QXObservation {
+        let key = Key(keyPath)
+        let observer = QXKeyValueObserver(keyPath: keyPath, options: options, changeHandler: changeHandler)
+        let (initial, joinsSettlement) = core.withLock { $0.registerKeyValue(key, observer) }
+        let observation = QXObservation(observer: observer, owner: self)
+        guard options.contains(.initial) else { return observation }
+        observer.deliver(self, .initial(initial))
+        // A settlement another thread is telling is told after the `.initial` notification: by
+        // that thread if it is still telling, or here if it finished meanwhile.
+        if joinsSettlement, !core.withLock({ $0.joinAfterInitial(.keyValue(key, observer)) }) {
+            observer.deliver(self, .setting(old: initial, new: properties))
+        }
+        return observation
+    }
+
+    /// The current value of the key at `keyPath`.
+    public func observedValue<Value: Sendable>(_ keyPath: any KeyPath<Properties, Value> & Sendable) -> Value {
+        properties[keyPath: keyPath]
+    }
+
+    func observerDidEnd() {
+        let removed = core.withLock { $0.observerDidEnd() }
+        withExtendedLifetime(removed) {}
     }
 
     // MARK: - The resolution procedure
@@ -246,19 +319,14 @@ public final class QXPromise: QXObservable {
             let closesCycle =
                 checkingCycle
                 && AdoptionCycle.wouldClose(adopting: promise, by: ObjectIdentifier(self)) { followed in
-                    followed.machine.withLock { $0.pendingSource }
+                    followed.core.withLock { $0.pendingSource }
                 }
             guard !closesCycle else {
                 // The block that returned this link can reach it, and a failed step keeps its
                 // block for `retry`: kept, that block would hold the link for ever (a retain
-                // cycle). Running it again could only return the same rejected link, so the
-                // step is dropped (after the lock) and a retry passes the cycle error through.
-                let step = machine.withLock { machine in
-                    defer { machine.retryStep = nil }
-                    return machine.retryStep
-                }
-                settle(.rejected(QXPromiseError.cycle))
-                withExtendedLifetime(step) {}
+                // cycle). Running it again could only return the same rejected link, so the step
+                // is not kept (settled without it) and a retry passes the cycle error through.
+                settle(.rejected(QXPromiseError.cycle), keepingStep: false)
                 return
             }
             follow(promise)
@@ -269,27 +337,41 @@ public final class QXPromise: QXObservable {
         }
     }
 
-    /// Observes `source`'s `state` key; when it settles, hands the outcome to this promise on its
-    /// callback queue. The observation removes itself after the first change, and the `.initial`
-    /// notification covers a source that settled already (the original's KVO missed it and left
-    /// the promise pending forever).
+    /// Observes `source`'s `state` key; when it settles, takes the outcome on this promise's
+    /// callback queue. The observation removes itself at the first settled state, and its
+    /// `.initial` notification covers a source that settled already (the original's KVO missed
+    /// it and left the promise pending forever).
     private func follow(_ source: QXPromise) {
-        if machine.withLock({ $0.follow(source) }) {
+        if core.withLock({ $0.follow(source) }) {
             forwardProgress(from: source)
         }
-        let settler = QXSettler(self)
-        source.whenSettled(on: callbackQueue) { outcome in
-            settler.promise?.sourceDidSettle(outcome)
+        source.addFollower(self)
+    }
+
+    /// Registers `follower` as an observer of this promise's `state` (counted as one of its
+    /// settlers by the caller).
+    func addFollower(_ follower: QXPromise) {
+        switch core.withLock({ $0.register(.follower(follower)) }) {
+        case .added: break
+        case .settled(let outcome): follower.followedPromiseSettled(outcome)
+        case .abandoned: follower.releaseSettler()
         }
+    }
+
+    /// The promise this one follows has settled (told on the settling thread): the hop to this
+    /// promise's queue.
+    private func followedPromiseSettled(_ outcome: QXOutcome) {
+        callbackQueue.async { self.sourceDidSettle(outcome) }
     }
 
     /// Calls a thenable's `then` once, on the callback queue (a fresh stack, outside any lock).
     private func assimilate(_ thenable: any Thenable) {
+        core.withLock { $0.beginAssimilating() }
         let settler = QXSettler(self)
         callbackQueue.async {
             thenable.thenOnce(
-                resolvePromise: { value in settler.promise?.resolveClaimed(value) },
-                rejectPromise: { error in settler.promise?.settle(.rejected(error)) }
+                resolvePromise: { value in settler.claim()?.resolveClaimed(value) },
+                rejectPromise: { error in settler.claim()?.settle(.rejected(error)) }
             )
         }
     }
@@ -297,25 +379,11 @@ public final class QXPromise: QXObservable {
     /// The observed promise settled: the body of the original's `observeValueForKeyPath`. Runs on
     /// the callback queue.
     private func sourceDidSettle(_ outcome: QXOutcome) {
-        guard let blocks = machine.withLock({ $0.takeBlocks() }) else {
-            settle(outcome)
-            return
-        }
-        switch outcome {
-        case .fulfilled(let value):
-            guard let thenBlock = blocks.thenBlock else {
-                settle(outcome)
-                return
-            }
-            machine.withLock { $0.retryStep = QXRetryStep(input: value, thenBlock: thenBlock) }
-            run { try thenBlock(value) }
-        case .rejected(let error):
-            // Only the catch block decides; the original called the fulfil block after it.
-            guard let catchBlock = blocks.catchBlock else {
-                settle(outcome)
-                return
-            }
-            run { try catchBlock(error) }
+        switch core.withLock({ $0.sourceSettled(outcome) }) {
+        case .runThen(let thenBlock, let value): run { try thenBlock(value) }
+        case .runCatch(let catchBlock, let error): run { try catchBlock(error) }
+        case .adopt(let outcome): settle(outcome)
+        case .none: break
         }
     }
 
@@ -330,79 +398,137 @@ public final class QXPromise: QXObservable {
         resolveClaimed(result)
     }
 
-    /// Settles the promise and announces it through the observable keys: `value` or `error`
-    /// first, then `state`, so an observer of `state` reads the outcome. Then loseControl: the
+    /// Settles the promise and announces it through the observable keys, then loseControl: the
     /// promise lets go of itself.
-    func settle(_ outcome: QXOutcome) {
-        let isFulfilled: Bool
-        if case .fulfilled = outcome { isFulfilled = true } else { isFulfilled = false }
-        guard let release = machine.withLock({ $0.settle(fulfilled: isFulfilled) }) else { return }
-        switch outcome {
-        case .fulfilled(let value):
-            observationCenter.set(\.value, to: value, on: self)
-            observationCenter.set(\.state, to: .fulfilled, on: self)
-        case .rejected(let error):
-            observationCenter.set(\.error, to: error, on: self)
-            observationCenter.set(\.state, to: .rejected, on: self)
+    ///
+    /// `value` or `error` and `state` change together; the observers of `value` or `error` are
+    /// told first, then those of `state`, in registration order, on this thread. Observers that
+    /// join meanwhile are told after them, in a loop (no recursion).
+    ///
+    /// - Parameter keepingStep: Whether a rejected step keeps its block and input for `retry`.
+    func settle(_ outcome: QXOutcome, keepingStep: Bool = true) {
+        guard let settlement = core.withLock({ $0.settle(outcome, keepingStep: keepingStep) }) else { return }
+        if settlement.hasKeyValueObservers {
+            tellKeyValueObservers(settlement)
+            tellStateObservers(settlement.observers, settlement)
+        } else {
+            settlement.observers.forEach { tell($0, settlement) }
         }
-        for observation in release.observations { observation.invalidate() }
+        if settlement.isDelivering {
+            while true {
+                let joined = core.withLock { $0.takeJoined() }
+                if joined.isEmpty { break }
+                for observer in joined { tell(observer, settlement) }
+            }
+        }
+        for observation in settlement.progressObservations { observation.invalidate() }
         // loseControl, after the announcement: the last reference to the promise may go here.
-        withExtendedLifetime(release) {}
+        let itself = settlement.releasesItself ? letGoOfItself() : nil
+        withExtendedLifetime((settlement, itself)) {}
     }
 
-    /// The last settler is gone while the promise is unsettled: nothing can settle it any more.
+    /// Tells the `observe` observers of `value` or `error`, whichever the outcome set.
+    private func tellKeyValueObservers(_ settlement: QXPromiseCore.Settlement) {
+        let key: Key
+        if case .fulfilled = settlement.outcome { key = .value } else { key = .error }
+        settlement.observers.forEach { observer in
+            guard case .keyValue(key, let delivery) = observer else { return }
+            delivery.deliver(self, Self.settlementEvent(settlement))
+        }
+    }
+
+    /// Tells every observer of `state` (and of derived key paths) in `observers`.
+    private func tellStateObservers(_ observers: QXObserverList, _ settlement: QXPromiseCore.Settlement) {
+        observers.forEach { observer in
+            if case .keyValue(let key, _) = observer, key == .value || key == .error || key == .progress { return }
+            tell(observer, settlement)
+        }
+    }
+
+    /// Tells one observer the settlement (an observer of `value`, `error`, `state` or a derived
+    /// path the change of its key; `progress` did not change).
+    private func tell(_ observer: QXPromiseObserver, _ settlement: QXPromiseCore.Settlement) {
+        switch observer {
+        case .follower(let follower): follower.followedPromiseSettled(settlement.outcome)
+        case .handler(let handler): handler(settlement.outcome)
+        case .keyValue(let key, let delivery):
+            switch (key, settlement.outcome) {
+            case (.progress, _), (.value, .rejected), (.error, .fulfilled): return
+            default: delivery.deliver(self, Self.settlementEvent(settlement))
+            }
+        }
+    }
+
+    private static func settlementEvent(_ settlement: QXPromiseCore.Settlement) -> QXChangeEvent<Properties> {
+        var before = Properties()
+        before.progress = settlement.progress
+        var after = before
+        switch settlement.outcome {
+        case .fulfilled(let value):
+            after.state = .fulfilled
+            after.value = value
+        case .rejected(let error):
+            after.state = .rejected
+            after.error = error
+        }
+        return .setting(old: before, new: after)
+    }
+
+    /// One thing that could settle this promise is gone or used up (a resolver freed, a followed
+    /// promise or thenable that can no longer settle). When it was the last, nothing can settle
+    /// the promise any more: it lets go of itself and ends every observation of its keys, which
+    /// can never change again; the promises that followed it are told in turn.
     ///
-    /// Its keys can never change again, so it also ends every observation of them: an observer
-    /// of `state` (a following link, an `all`) can never fire, and it may hold something that
-    /// holds this promise, such as a `retry` link, whose catch block refers to the step it
-    /// observes; kept, that cycle would leak the rest of a dropped chain.
-    func settlerReleased() {
-        guard let release = machine.withLock({ $0.removeSettler() }) else { return }
-        #if DEBUG
-            leakTracker?.reportGivenUp(self)
-        #endif
-        for observation in release.observations { observation.invalidate() }
-        let endedObservers = observationCenter.endObservations()
-        // Freeing the promise or its observers here would free the next link of a dropped chain
-        // from inside this teardown, and so on, one nested teardown per link: a dropped
-        // 100,000-link chain would overflow the stack.
-        releaseIteratively((consume release, consume endedObservers))
+    /// Why end the observations: an observer may hold something that holds this promise, such as
+    /// a `retry` link, whose catch block refers to the step it observes; kept, that cycle would
+    /// leak the rest of a dropped chain.
+    func releaseSettler() {
+        var released: [QXPromise] = [self]
+        var letGo: [(QXPromiseCore.Abandonment, QXPromise?)] = []
+        // A worklist, not recursion: the followers of an abandoned promise may be abandoned in
+        // turn, one per link of a dropped chain, 100,000 of them.
+        while let promise = released.popLast() {
+            guard let abandonment = promise.core.withLock({ $0.removeSettler() }) else { continue }
+            #if DEBUG
+                promise.leakTracker?.reportGivenUp(promise)
+            #endif
+            abandonment.observers.forEach { observer in
+                switch observer {
+                case .follower(let follower): released.append(follower)
+                case .handler: break
+                case .keyValue(_, let delivery): _ = delivery.deactivate()
+                }
+            }
+            for observation in abandonment.progressObservations { observation.invalidate() }
+            letGo.append((abandonment, abandonment.releasesItself ? promise.letGoOfItself() : nil))
+        }
+        // Freeing them here would free the next link of a dropped chain from inside this
+        // teardown, and so on, one nested teardown per link.
+        releaseIteratively(consume letGo)
     }
 
     // MARK: - Observing settlement
 
-    /// Calls `handler` once with the outcome when the promise settles (at once if it has).
-    ///
-    /// Built on the `state` key: an observation with `.initial` and `.new` that removes itself at
-    /// the first settled state. With a queue, `handler` is dispatched onto it; without, it runs on
-    /// the settling thread (or inside this call, if already settled).
-    func whenSettled(on queue: DispatchQueue?, _ handler: @escaping @Sendable (QXOutcome) -> Void) {
-        let once = QXOneShot(handler)
-        // Joins a `state` change this thread is delivering: a link made from inside a handler
-        // while the promise settles must not overtake links made before it (Promises/A+ 2.2.6).
-        let observation = observationCenter.addObserver(
-            of: self, \.state, options: [.initial, .new], joiningOnDeliveringThread: true
-        ) { promise, change in
-            guard let state = change.newValue, state != .pending, let handler = once.fire(),
-                let outcome = promise.outcome
-            else { return }
-            if let queue {
-                queue.async { handler(outcome) }
-            } else {
-                handler(outcome)
-            }
+    /// Calls `handler` once with the outcome when the promise settles (at once if it has), on the
+    /// settling thread (or inside this call): an observation of the `state` key with `.initial`
+    /// that ends at the first settled state. Never called if nothing can settle the promise.
+    func whenSettled(_ handler: @escaping @Sendable (QXOutcome) -> Void) {
+        switch core.withLock({ $0.register(.handler(handler)) }) {
+        case .added, .abandoned: break
+        case .settled(let outcome): handler(outcome)
         }
-        once.keep(observation)
     }
 }
 
 /// Settles one promise: the original's `fullfilledblock` and `rejectBlock`, plus progress.
 ///
 /// Copies share one underlying settler. When the last copy is gone while the promise is
-/// unsettled, the promise lets go of itself.
+/// unresolved, the promise lets go of itself. A resolver refers to its promise weakly: kept after
+/// the promise settled, it does not keep it alive.
 public struct QXResolver: Sendable {
     let settler: QXSettler
 
+    /// A resolver for `promise`, which counted it as a settler when it was made.
     init(_ promise: QXPromise) {
         settler = QXSettler(promise)
     }
@@ -411,82 +537,44 @@ public struct QXResolver: Sendable {
     /// rejects with ``QXPromiseError/cycle``), a `Thenable` is assimilated,
     /// anything else fulfils. Only the first `fulfill` or `reject` counts.
     public func fulfill(_ value: PromiseValue) {
-        fulfill(value, checkingCycle: true)
-    }
-
-    /// ``fulfill(_:)``, optionally without the cycle check (for a promise nothing can reach yet).
-    func fulfill(_ value: PromiseValue, checkingCycle: Bool) {
-        guard let promise = settler.promise, promise.machine.withLock({ $0.claim() }) else { return }
-        promise.resolveClaimed(value, checkingCycle: checkingCycle)
+        settler.claim()?.resolveClaimed(value)
     }
 
     /// Rejects the promise. Only the first `fulfill` or `reject` counts.
     public func reject(_ error: any Error) {
-        guard let promise = settler.promise, promise.machine.withLock({ $0.claim() }) else { return }
-        promise.settle(.rejected(error))
+        settler.claim()?.settle(.rejected(error))
     }
 
     /// Reports progress through the promise's observable `progress` key (see
-    /// ``QXPromise/progress(on:_:)``). Ignored once the promise is settled, and for a NaN
-    /// proportion; the proportion is clamped to `0...1`.
+    /// ``QXPromise/progress(on:_:)``), also after `fulfill` resolved it with a promise it now
+    /// follows. Ignored once the promise is settled, and for a NaN proportion; the proportion is
+    /// clamped to `0...1`.
     public func progress(_ proportion: Double, _ value: PromiseValue = nil) {
         settler.promise?.publishProgress(proportion, value)
     }
 }
 
-/// Something that can still settle a promise. Holds it weakly: the promise's keepAlive is what
-/// holds it; the count of live settlers tells it when nothing can settle it any more.
+/// Something that can still settle a promise: a resolver, or the callbacks given to a thenable.
+///
+/// It counts as one of the promise's settlers until its first call uses it up (the promise
+/// counted it when it was made). Freed unused while the promise is unresolved, it tells the
+/// promise that one settler fewer is left. Weak: the promise's keepAlive is what holds it.
 final class QXSettler: Sendable {
     weak let promise: QXPromise?
+    /// Set by the first call.
+    private let isUsed = Atomic<Bool>(false)
 
     init(_ promise: QXPromise) {
         self.promise = promise
-        promise.machine.withLock { $0.addSettler() }
     }
 
     deinit {
-        promise?.settlerReleased()
-    }
-}
-
-/// A self-removing observation: the first `fire()` gets the payload and ends the observation;
-/// later ones get `nil`. The payload is dropped when fired, so an ended observation that the
-/// center has not compacted away yet holds nothing.
-final class QXOneShot<Payload: Sendable>: Sendable {
-    private struct State {
-        var payload: Payload?
-        var observation: QXObservation?
-        var fired = false
+        if !isUsed.load(ordering: .acquiring) { promise?.releaseSettler() }
     }
 
-    /// Guards the payload, the observation and whether it fired.
-    private let state: PromiseMutex<State>
-
-    init(_ payload: Payload) {
-        state = PromiseMutex(State(payload: payload))
-    }
-
-    func fire() -> Payload? {
-        let (payload, observation): (Payload?, QXObservation?) = state.withLock { state in
-            guard !state.fired else { return (nil, nil) }
-            state.fired = true
-            defer {
-                state.payload = nil
-                state.observation = nil
-            }
-            return (state.payload, state.observation)
-        }
-        observation?.invalidate()
-        return payload
-    }
-
-    /// Keeps the observation until the first `fire()`; ends it at once if that already happened
-    /// (the `.initial` notification fires inside `observe`, before the observation is returned).
-    func keep(_ observation: QXObservation) {
-        let fired = state.withLock { state in
-            if !state.fired { state.observation = observation }
-            return state.fired
-        }
-        if fired { observation.invalidate() }
+    /// Uses the settler up: the promise, if this is the first call and nobody resolved it yet.
+    func claim() -> QXPromise? {
+        guard !isUsed.exchange(true, ordering: .acquiringAndReleasing), let promise else { return nil }
+        return promise.core.withLock({ $0.claim() }) ? promise : nil
     }
 }
