@@ -314,6 +314,11 @@ public final class QXPromise: QXObservable, QXObserverOwner {
     /// - Parameter checkingCycle: Whether to check that observing a promise would not close a
     ///   cycle (``AdoptionCycle``); `false` only for a promise nothing can reach yet.
     func resolveClaimed(_ value: PromiseValue, checkingCycle: Bool = true) {
+        // Most values are of a type seen before and found plain: no cast at all.
+        if let value, qxPlainTypes.contains(type(of: value)) {
+            settle(.fulfilled(value))
+            return
+        }
         if let promise = value as? QXPromise {
             // Itself, or a promise that waits for this one through the promises it follows.
             let closesCycle =
@@ -333,6 +338,7 @@ public final class QXPromise: QXObservable, QXObserverOwner {
         } else if let thenable = value as? any Thenable {
             assimilate(thenable)
         } else {
+            if let value { qxPlainTypes.remember(type(of: value)) }
             settle(.fulfilled(value))
         }
     }
@@ -519,6 +525,10 @@ public final class QXPromise: QXObservable, QXObserverOwner {
         }
     }
 }
+
+/// The types QX's resolution procedure found plain (neither a ``QXPromise`` nor a `Thenable`):
+/// their values fulfil without a cast (see `PlainTypeCache`).
+let qxPlainTypes = PlainTypeCache()
 
 /// Settles one promise: the original's `fullfilledblock` and `rejectBlock`, plus progress.
 ///
