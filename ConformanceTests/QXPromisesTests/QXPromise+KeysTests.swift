@@ -1,6 +1,7 @@
 import Dispatch
 import PromiseInterface
 import QXPromises
+import Synchronization
 import TestSupport
 import Testing
 
@@ -107,11 +108,67 @@ struct QXPromiseKeysTests {
         withExtendedLifetime(resolver) {}
     }
 
+    @Test("prior: an observer of state is told before the promise settles, with the keys from before")
+    func priorOnSettlement() {
+        let (promise, resolver) = QXPromise.pending(on: .global())
+        let seen = Recorder<String>()
+        let token = promise.observe(\.state, options: [.prior, .old, .new]) { promise, change in
+            seen.record(
+                "\(change.isPrior ? "prior" : "change") \(change.oldValue!) \(change.newValue.map { "\($0)" } ?? "-")")
+        }
+        let errorToken = promise.observe(\.error, options: [.prior]) { _, _ in seen.record("error prior") }
+        resolver.fulfill(1)
+        // The error key does not change on fulfilment: no prior for it.
+        #expect(seen.all == ["prior pending -", "change pending fulfilled"])
+        withExtendedLifetime((token, errorToken)) {}
+    }
+
+    @Test("an observation of a promise nothing can settle still gets its initial notification, then ends")
+    func abandonedPromiseSendsInitial() {
+        var (promise, resolver): (QXPromise, QXResolver?) = QXPromise.pending(on: .global())
+        resolver = nil
+        let initial = Recorder<QXPromiseState>()
+        let token = promise.observe(\.state, options: [.initial, .new]) { _, change in
+            initial.record(change.newValue!)
+        }
+        #expect(initial.all == [.pending])
+        #expect(!token.isValid)
+        withExtendedLifetime(resolver) {}
+    }
+
+    @Test("a block that will not run is freed outside the link's lock: what it captured may read the link")
+    func unrunBlockFreedOutsideTheLock() async throws {
+        let (source, resolver) = QXPromise.pending(on: .global())
+        let link = Self.linkWhoseCatchBlockAloneHoldsAReader(after: source)
+        resolver.fulfill(1)
+        // Freed under the link's lock, the reader's deinit would take that lock again and hang.
+        #expect(try await value(of: link) as? Int == 1)
+    }
+
+    /// A `catch` link whose block alone holds an object that reads the link's state when freed.
+    private static func linkWhoseCatchBlockAloneHoldsAReader(after source: QXPromise) -> QXPromise {
+        let reader = ReadsStateWhenFreed()
+        let link = source.catch(on: .global()) { _ in
+            withExtendedLifetime(reader) {}
+            return nil
+        }
+        reader.promise.withLock { $0 = link }
+        return link
+    }
+
     /// Observes `promise` with a handler that captures an object; returns the token and the
     /// object, held weakly (a local would keep it alive to the end of the test in a debug build).
     private static func observationCapturingAnObject(of promise: QXPromise) -> (QXObservation, Weak<CapturedObject>) {
         let captured = CapturedObject()
         let token = promise.observe(\.state, options: [.new]) { _, _ in withExtendedLifetime(captured) {} }
         return (token, Weak(captured))
+    }
+}
+
+/// Reads its promise's state from its `deinit`.
+final class ReadsStateWhenFreed: Sendable {
+    let promise = Mutex<QXPromise?>(nil)
+    deinit {
+        _ = promise.withLock { $0?.state }
     }
 }

@@ -47,13 +47,16 @@ public enum QXPromiseState: Sendable, Equatable {
 /// no recursion. One lock per promise guards all of its state (the keys, their observers, the
 /// blocks, keepAlive and the step kept for retry); every method may be called from any thread.
 ///
-/// The keys follow the rules of ``QXObservationCenter``, with one difference that comes from a
-/// promise settling once: `value` (or `error`) and `state` change together, in one step, and
-/// observers are told `value` or `error` first, then `state`. An observer of any of the three
-/// added by another thread while the settlement is being told joins it (told after the others),
-/// and so does a link made from inside a handler on the settling thread, so links are told in
-/// the order they were made (Promises/A+ 2.2.6). `progress` changes are told to a snapshot of its
-/// observers, as KVO does.
+/// The keys follow the rules of ``QXObservationCenter``, with these differences:
+/// - A promise settles once: `value` (or `error`) and `state` change together, in one step;
+///   `.prior` observers are told before it, then observers of `value` or `error`, then of
+///   `state`. An observer of a key the settlement changes, added by another thread while the
+///   settlement is being told, joins it (told after the others), and so does a link made from
+///   inside a handler on the settling thread, so links are told in the order they were made
+///   (Promises/A+ 2.2.6).
+/// - A key path that is none of the four keys (say `\.progress?.proportion`) is told every change,
+///   as it may depend on any of them; the center matches key paths exactly.
+/// - `progress` changes are told to a snapshot of its observers, as KVO does.
 public final class QXPromise: QXObservable, QXObserverOwner {
     /// The observable keys.
     public struct Properties: Sendable {
@@ -85,8 +88,14 @@ public final class QXPromise: QXObservable, QXObserverOwner {
             }
         }
 
-        /// Whether the key changes when the promise settles (all but `progress`).
-        var changesAtSettlement: Bool { self != .progress }
+        /// Whether the key changes when the promise settles with `outcome`: `state`, `value` on
+        /// fulfilment, `error` on rejection, and derived key paths (which may depend on them).
+        func changes(settlingWith outcome: QXOutcome) -> Bool {
+            switch (self, outcome) {
+            case (.state, _), (.derived, _), (.value, .fulfilled), (.error, .rejected): return true
+            case (.progress, _), (.value, .rejected), (.error, .fulfilled): return false
+            }
+        }
     }
 
     /// The promise's whole state (see ``QXPromiseCore``).
@@ -262,8 +271,8 @@ public final class QXPromise: QXObservable, QXObserverOwner {
     /// The cost: every `then` link whose block ran and failed keeps that block (and what it
     /// captures) and its input for as long as the link itself lives, whether or not a retry is
     /// attached, because a retry may be attached after the step failed. A settled link is held
-    /// only by its users (the links after it do not hold it), so this matters only for a failed
-    /// link someone keeps.
+    /// only by its users and, until their hop has run, by the links waiting for it, so this
+    /// matters only for a failed link someone keeps.
     public var valueKeptForRetry: PromiseValue? {
         core.withLock { $0.retryStep.map { $0.input } }
     }
@@ -285,13 +294,15 @@ public final class QXPromise: QXObservable, QXObserverOwner {
     ) -> QXObservation {
         let key = Key(keyPath)
         let observer = QXKeyValueObserver(keyPath: keyPath, options: options, changeHandler: changeHandler)
-        let (initial, joinsSettlement) = core.withLock { $0.registerKeyValue(key, observer) }
+        let (initial, joinsSettlement, isEnded) = core.withLock { $0.registerKeyValue(key, observer) }
         let observation = QXObservation(observer: observer, owner: self)
+        if options.contains(.initial) { observer.deliver(self, .initial(initial)) }
+        if isEnded { observation.invalidate() }
         guard options.contains(.initial) else { return observation }
-        observer.deliver(self, .initial(initial))
         // A settlement another thread is telling is told after the `.initial` notification: by
         // that thread if it is still telling, or here if it finished meanwhile.
         if joinsSettlement, !core.withLock({ $0.joinAfterInitial(.keyValue(key, observer)) }) {
+            // Only a key the settlement changed joins (see `registerKeyValue`).
             observer.deliver(self, .setting(old: initial, new: properties))
         }
         return observation
@@ -385,12 +396,15 @@ public final class QXPromise: QXObservable, QXObserverOwner {
     /// The observed promise settled: the body of the original's `observeValueForKeyPath`. Runs on
     /// the callback queue.
     private func sourceDidSettle(_ outcome: QXOutcome) {
-        switch core.withLock({ $0.sourceSettled(outcome) }) {
+        let (action, left) = core.withLock { $0.sourceSettled(outcome) }
+        switch action {
         case .runThen(let thenBlock, let value): run { try thenBlock(value) }
         case .runCatch(let catchBlock, let error): run { try catchBlock(error) }
         case .adopt(let outcome): settle(outcome)
         case .none: break
         }
+        // The blocks that did not run and the followed promise, freed outside any lock.
+        withExtendedLifetime(left) {}
     }
 
     private func run(_ block: () throws -> PromiseValue) {
@@ -413,6 +427,11 @@ public final class QXPromise: QXObservable, QXObserverOwner {
     ///
     /// - Parameter keepingStep: Whether a rejected step keeps its block and input for `retry`.
     func settle(_ outcome: QXOutcome, keepingStep: Bool = true) {
+        // `.prior` observers are told before the keys change. Only the one thread resolving the
+        // promise settles it, so the keys cannot change between the two steps.
+        if let (observers, old) = core.withLock({ $0.settlementPriors(outcome) }) {
+            for observer in observers { observer.deliver(self, .prior(old: old)) }
+        }
         guard let settlement = core.withLock({ $0.settle(outcome, keepingStep: keepingStep) }) else { return }
         if settlement.hasKeyValueObservers {
             tellKeyValueObservers(settlement)

@@ -55,64 +55,7 @@ enum QXPromiseObserver: Sendable {
 
 /// A promise's observers in registration order, the first stored inline: a promise with one
 /// `then` (the common case) stores its observer without an array.
-struct QXObserverList: Sendable {
-    private enum Storage {
-        case empty
-        case one(QXPromiseObserver)
-        case many([QXPromiseObserver])
-    }
-
-    private var storage = Storage.empty
-
-    var isEmpty: Bool {
-        if case .empty = storage { return true }
-        return false
-    }
-
-    var count: Int {
-        switch storage {
-        case .empty: return 0
-        case .one: return 1
-        case .many(let list): return list.count
-        }
-    }
-
-    mutating func append(_ observer: QXPromiseObserver) {
-        switch storage {
-        case .empty:
-            storage = .one(observer)
-        case .one(let first):
-            storage = .many([first, observer])
-        case .many(var list):
-            storage = .empty  // so that `list` is the array's only reference and grows in place
-            list.append(observer)
-            storage = .many(list)
-        }
-    }
-
-    func forEach(_ body: (QXPromiseObserver) -> Void) {
-        switch storage {
-        case .empty: break
-        case .one(let observer): body(observer)
-        case .many(let list): for observer in list { body(observer) }
-        }
-    }
-
-    func contains(where predicate: (QXPromiseObserver) -> Bool) -> Bool {
-        switch storage {
-        case .empty: return false
-        case .one(let observer): return predicate(observer)
-        case .many(let list): return list.contains(where: predicate)
-        }
-    }
-
-    /// The observers for which `isKept` holds, in order.
-    func filter(_ isKept: (QXPromiseObserver) -> Bool) -> QXObserverList {
-        var kept = QXObserverList()
-        forEach { if isKept($0) { kept.append($0) } }
-        return kept
-    }
-}
+typealias QXObserverList = InlineFirstList<QXPromiseObserver>
 
 /// What few promises need: progress, and observers that registered while the settlement was
 /// being told. Allocated at first use, so that the others (nearly all) do not carry it. Only
@@ -318,32 +261,49 @@ struct QXPromiseCore {
     }
 
     /// The promise this one followed has settled: it no longer counts as a settler, and the
-    /// blocks (a link's, the first time) decide what comes next.
-    mutating func sourceSettled(_ outcome: QXOutcome) -> SourceAction {
+    /// blocks (a link's, the first time) decide what comes next. Also returns the stage it
+    /// leaves, for the caller to free after the lock: it holds the blocks that will not run and
+    /// the followed promise, whose teardown may run user code.
+    mutating func sourceSettled(_ outcome: QXOutcome) -> (SourceAction, left: Stage) {
         settlers -= 1
+        let left = stage
         switch stage {
         case .waiting(let blocks, _):
             switch outcome {
             case .fulfilled(let value):
                 if let thenBlock = blocks?.thenBlock {
                     stage = .running(QXRetryStep(input: value, thenBlock: thenBlock))
-                    return .runThen(thenBlock, value)
+                    return (.runThen(thenBlock, value), left)
                 }
             case .rejected(let error):
                 // Only the catch block decides; the original called the fulfil block after it.
                 if let catchBlock = blocks?.catchBlock {
                     stage = .running(nil)
-                    return .runCatch(catchBlock, error)
+                    return (.runCatch(catchBlock, error), left)
                 }
             }
             stage = .running(nil)
-            return .adopt(outcome)
+            return (.adopt(outcome), left)
         case .adopting(let step, _):
             stage = .running(step)
-            return .adopt(outcome)
+            return (.adopt(outcome), left)
         case .running, .fulfilled, .rejected, .abandoned:
-            return .none
+            return (.none, left)
         }
+    }
+
+    /// The `observe` observers to tell before the promise settles with `outcome` (`.prior`), with
+    /// the keys now; `nil` if there are none (nearly always: checked without building a list).
+    func settlementPriors(
+        _ outcome: QXOutcome
+    ) -> (observers: [any QXObserverDelivery<QXPromise, QXPromise.Properties>], old: QXPromise.Properties)? {
+        guard isPending, observers.contains(where: { !$0.endsAtSettlement }) else { return nil }
+        var told: [any QXObserverDelivery<QXPromise, QXPromise.Properties>] = []
+        for case .keyValue(let key, let delivery) in observers
+        where key.changes(settlingWith: outcome) && delivery.options.contains(.prior) {
+            told.append(delivery)
+        }
+        return told.isEmpty ? nil : (told, properties)
     }
 
     /// Settles the promise: `nil` if it is not pending. The observers of the module end here;
@@ -446,23 +406,23 @@ struct QXPromiseCore {
     /// notification, through ``joinAfterInitial(_:)``).
     mutating func registerKeyValue(
         _ key: QXPromise.Key, _ observer: any QXObserverDelivery<QXPromise, QXPromise.Properties>
-    ) -> (initial: QXPromise.Properties, joinsSettlement: Bool) {
+    ) -> (initial: QXPromise.Properties, joinsSettlement: Bool, isEnded: Bool) {
         if case .abandoned = stage {
-            // Its keys can never change: it is told the `.initial` notification only.
-            _ = observer.deactivate()
-            return (properties, false)
+            // Its keys can never change: it is told the `.initial` notification only, and the
+            // caller ends it (after the lock: ending it frees the handler).
+            return (properties, false, true)
         }
         observers.append(.keyValue(key, observer))
-        guard key.changesAtSettlement, isDelivering, deliveringThread != .current else {
-            return (properties, false)
+        guard let outcome, key.changes(settlingWith: outcome), isDelivering, deliveringThread != .current else {
+            return (properties, false, false)
         }
         // Another thread is telling the settlement: seen from before it, then told it after the
         // observers registered earlier.
         guard observer.options.contains(.initial) else {
             rareState().joined.append(.keyValue(key, observer))
-            return (properties, false)
+            return (properties, false, false)
         }
-        return (beforeSettlement, true)
+        return (beforeSettlement, true, false)
     }
 
     /// Joins an observer, after its `.initial` notification, to the settlement being told; `false`
