@@ -173,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "AllocationCounter",
             dependencies: [
-                "PromiseInterface", "FBLPromises", "AYPromises", "QXPromises",
+                "PromiseInterface", "FBLPromises", "AYPromises", "QXPromises", "QNTasks",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Benchmarks/AllocationCounter",

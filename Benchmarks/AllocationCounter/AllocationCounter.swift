@@ -4,6 +4,7 @@ import FBLPromises
 import Foundation
 import MallocInterposerSwift
 import PromiseInterface
+import QNTasks
 import QXPromises
 import Synchronization
 
@@ -23,7 +24,7 @@ import Synchronization
 enum AllocationCounter {
     static func main() {
         MallocInterposerSwift.initialize()
-        for measurement in FBLOperations.all + AYOperations.all + QXOperations.all {
+        for measurement in FBLOperations.all + AYOperations.all + QXOperations.all + QNOperations.all {
             let perUnit = perUnit(measurement.run)
             // Rounded: a dispatch continuation cache refilled, or an array doubling, inside one of
             // the two runs shows as a few thousandths; a real extra allocation as a whole one.
@@ -282,6 +283,52 @@ enum QXOperations {
             stop()
             resolver.fulfill(1)
             withExtendedLifetime(tokens) {}
+        },
+    ]
+}
+
+enum QNOperations {
+    static let queue = DispatchQueue(label: "allocations.qn")
+
+    static let all: [Measurement] = [
+        Measurement(design: "QN", operation: "pending task with one map") { units, start, stop in
+            let done = Countdown(units)
+            var roots: [QNAsyncManualTask<Int>] = []
+            var maps: [QNAsyncContinuationTask<Int, Int>] = []
+            roots.reserveCapacity(units)
+            maps.reserveCapacity(units)
+            start()
+            for _ in 0..<units {
+                let root = QNAsyncManualTask<Int>()
+                roots.append(root)
+                let next = root.map(on: queue) { $0 }
+                next.start(on: queue) { _ in done.tick() }
+                maps.append(next)
+            }
+            stop()
+            for root in roots { root.succeed(1) }
+            done.wait()
+            withExtendedLifetime(maps) {}
+        },
+        Measurement(design: "QN", operation: "map link") { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = QNAsyncManualTask<Int>()
+            var last: QNAsyncTask<Int> = root
+            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+            last.start(on: queue) { _ in done.tick() }
+            root.succeed(0)
+            done.wait()
+            stop()
+        },
+        Measurement(design: "QN", operation: "fan-out observer") { units, start, stop in
+            let done = Countdown(units)
+            start()
+            let root = QNAsyncManualTask<Int>()
+            for _ in 0..<units { root.map(on: queue) { $0 }.start(on: queue) { _ in done.tick() } }
+            root.succeed(1)
+            done.wait()
+            stop()
         },
     ]
 }

@@ -34,7 +34,14 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     /// The block, until the run queued by `start` takes it out (and runs it unless the task was
     /// cancelled meanwhile), so a started task that finished no longer keeps what the block
     /// captured. A task cancelled before it was started keeps it until it is freed.
-    private let work: PromiseMutex<Work?>
+    private let work: PromiseMutex<StoredWork?>
+
+    /// A closure stored bare in the generic `PromiseMutex` is kept in its most general form,
+    /// behind a reabstraction thunk allocated when it is stored and again when it is taken out;
+    /// in a struct it is stored as written.
+    private struct StoredWork: Sendable {
+        let run: Work
+    }
 
     /// Makes a ready task; nothing runs until it is started.
     ///
@@ -44,7 +51,7 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     ///   - work: The block.
     public init(taskID: String? = nil, queue: DispatchQueue = .global(), _ work: @escaping Work) {
         self.queue = queue
-        self.work = PromiseMutex(work)
+        self.work = PromiseMutex(StoredWork(run: work))
         super.init(identifier: taskID)
     }
 
@@ -53,7 +60,7 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
         queue.async { [self] in
             let work = self.work.withLock { work in
                 defer { work = nil }
-                return work
+                return work?.run
             }
             guard let work, !isCancelled else { return }
             do {

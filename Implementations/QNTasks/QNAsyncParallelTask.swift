@@ -43,10 +43,17 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
     /// Starts the sub-tasks; holds them until then. A one-shot slot: emptied by `main()` (or by a
     /// cancellation before the start), so the sub-tasks are not kept alive through the parallel
     /// task.
-    private let launch: PromiseMutex<Launch?>
+    private let launch: PromiseMutex<StoredLaunch?>
+
+    /// A closure stored bare in the generic `PromiseMutex` is kept in its most general form,
+    /// behind a reabstraction thunk allocated when it is stored and again when it is taken out;
+    /// in a struct it is stored as written.
+    private struct StoredLaunch: Sendable {
+        let run: Launch
+    }
 
     init(taskID: String?, launch: @escaping Launch) {
-        self.launch = PromiseMutex(launch)
+        self.launch = PromiseMutex(StoredLaunch(run: launch))
         super.init(identifier: taskID)
         // Cancelled before it started: `main()` never runs, so let go of the sub-tasks here.
         onCancel { [weak self] in _ = self?.takeLaunch() }
@@ -60,7 +67,7 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
     private func takeLaunch() -> Launch? {
         launch.withLock { slot in
             defer { slot = nil }
-            return slot
+            return slot?.run
         }
     }
 

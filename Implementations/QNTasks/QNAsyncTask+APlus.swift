@@ -1,13 +1,13 @@
 import Dispatch
 public import PromiseInterface
 
-/// The QN design's promise type as the shared protocol sees it: a started serial task of
+/// The QN design's promise type as the shared protocol sees it: a started continuation of
 /// dynamically typed values.
 ///
 /// A task is not a promise (it is lazy and cancellable), so the adaptation is: a *started* task
-/// acts as a promise, and `then` composes a serial task of two steps, the previous task (optional,
-/// so a failure reaches `onRejected`) followed by a step that runs the callback.
-public typealias QNPromise = QNAsyncSerialTask<PromiseValue>
+/// acts as a promise, and `then` is a ``QNAsyncContinuationTask`` of the previous task whose step
+/// runs the callback: one task and one hop per link.
+public typealias QNPromise = QNAsyncContinuationTask<PromiseValue, PromiseValue>
 
 extension QNAsyncTask: Thenable {
     /// Lets any design's resolution procedure adopt this task: starts it (if it has not started)
@@ -30,23 +30,22 @@ extension QNAsyncTask: Thenable {
 ///
 /// `QNAsyncTask` is a class hierarchy whose base cannot meet `APlusPromise`'s `Self` requirements
 /// (`deferred() -> Deferred<Self>`, `then -> Self`), so the protocol is met by one final type: the
-/// serial task of `PromiseValue`.
-/// - `deferred()` is a started serial task whose one step is a ``QNAsyncManualTask`` that
-///   `resolve` completes through the resolution procedure.
-/// - `then` is a serial task: the previous task as an optional step, then a step built from its
-///   sub-state that runs `onFulfilled` or `onRejected` on the main queue and resolves with what it
-///   returns.
+/// continuation of `PromiseValue`.
+/// - `deferred()` is a started continuation of a ``QNAsyncManualTask`` that `resolve` completes
+///   through the resolution procedure; the continuation passes its outcome on.
+/// - `then` is a started continuation of this promise whose step runs `onFulfilled` or
+///   `onRejected` on the main queue and resolves with what it returns.
 ///
 /// Callbacks run on the main queue, always in a hop after `then` returned (Promises/A+ 2.2.4).
-extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
+extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Result == PromiseValue {
     /// Makes a pending promise and the two functions that settle it.
     ///
-    /// The promise is a started serial task whose one step is a ``QNAsyncManualTask``; `resolve`
-    /// runs the resolution procedure on that step (adopting a QN task or assimilating any
-    /// `Thenable`; the promise itself fails it with ``QNTaskError/cycle``), `reject` fails it.
-    /// Only the first call of either function counts, whatever it is: once `resolve` was given a
-    /// pending task or thenable, a later `resolve` or `reject` is ignored even though the promise
-    /// is still pending. Both functions may be called from any thread.
+    /// The promise is a started continuation of a ``QNAsyncManualTask``; `resolve` runs the
+    /// resolution procedure on that task (adopting a QN task or assimilating any `Thenable`; the
+    /// promise itself fails it with ``QNTaskError/cycle``), `reject` fails it. Only the first call
+    /// of either function counts, whatever it is: once `resolve` was given a pending task or
+    /// thenable, a later `resolve` or `reject` is ignored even though the promise is still
+    /// pending. Both functions may be called from any thread.
     ///
     /// ```swift
     /// let deferred = QNPromise.deferred()
@@ -55,17 +54,17 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
     /// ```
     ///
     /// - Returns: The promise with its `resolve` and `reject` functions.
-    public static func deferred() -> Deferred<QNAsyncSerialTask<PromiseValue>> {
+    public static func deferred() -> Deferred<QNAsyncContinuationTask<PromiseValue, PromiseValue>> {
         let resolver = QNAsyncManualTask<PromiseValue>(taskID: "deferred")
-        let promise = QNAsyncSerialTask<PromiseValue>(
-            taskID: nil,
-            queue: .main,
-            internalBuildBlocks: [{ _, _ in .required(resolver) }],
-            progressMonitor: nil,
-            resultGenerate: qnLastResult
-        )
-        // Recorded now, not when the first step runs (a main-queue hop later), so that a cycle
-        // closed right away (`a.resolve(b.promise)`, `b.resolve(a.promise)`) is seen.
+        let promise = QNPromise(source: resolver, queue: .main) { outcome, promise in
+            switch outcome {
+            case .succeeded(let value): promise.succeed(value)
+            case .failed(let error): promise.finish(.failed(error))
+            case .cancelled: promise.finish(.failed(CancellationError()))
+            }
+        }
+        // Recorded now, not when the resolver finishes, so that a cycle closed right away
+        // (`a.resolve(b.promise)`, `b.resolve(a.promise)`) is seen.
         promise.recordAwaited(resolver)
         promise.start()
         let owner = ObjectIdentifier(promise)
@@ -79,7 +78,7 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
                 if gate.claim() { qnResolve(resolver, with: value, owner: owner) }
             },
             reject: { error in
-                if gate.claim() { resolver.failKeepingError(error) }
+                if gate.claim() { resolver.finish(.failed(error)) }
             }
         )
     }
@@ -89,7 +88,7 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
     ///
     /// - Parameter value: The value, task or thenable.
     /// - Returns: A started promise; it is fulfilled in a main-queue hop at the earliest.
-    public static func resolved(_ value: PromiseValue) -> QNAsyncSerialTask<PromiseValue> {
+    public static func resolved(_ value: PromiseValue) -> QNAsyncContinuationTask<PromiseValue, PromiseValue> {
         let deferred = deferred()
         deferred.resolve(value)
         return deferred.promise
@@ -101,7 +100,7 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
     ///
     /// - Parameter reason: The rejection reason.
     /// - Returns: A started promise; it is rejected in a main-queue hop at the earliest.
-    public static func rejected(_ reason: any Error) -> QNAsyncSerialTask<PromiseValue> {
+    public static func rejected(_ reason: any Error) -> QNAsyncContinuationTask<PromiseValue, PromiseValue> {
         let deferred = deferred()
         deferred.reject(reason)
         return deferred.promise
@@ -109,18 +108,18 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
 
     /// Promises/A+ `then`: a new promise settled by `onFulfilled` or `onRejected`.
     ///
-    /// The new promise is a started serial task of two steps: this promise as an optional step,
-    /// then a step that runs the matching callback and resolves with what it returns (a task or
-    /// thenable is adopted; a throw rejects). A missing callback passes the value or reason
-    /// through.
+    /// The new promise is a started continuation of this one whose step runs the matching
+    /// callback and resolves with what it returns (a task or thenable is adopted; a throw
+    /// rejects). A missing callback passes the value or reason through.
     ///
     /// ```swift
     /// let doubled = promise.then(onFulfilled: { ($0 as? Int ?? 0) * 2 }, onRejected: nil)
     /// ```
     ///
-    /// Cancelling the returned promise (it is a task) cancels this one too, since it is the
-    /// serial task's running sub-task. The callbacks run on the main queue, always after `then`
-    /// returned (2.2.4), in the order the `then`s were called on this promise (2.2.6).
+    /// Cancelling the returned promise (it is a task) cancels this one too while it is pending,
+    /// since it is the task the continuation waits for. The callbacks run on the main queue,
+    /// always after `then` returned (2.2.4), in the order the `then`s were called on this promise
+    /// (2.2.6).
     ///
     /// - Parameters:
     ///   - onFulfilled: Called with the value; `nil` fulfils the new promise with it.
@@ -130,42 +129,32 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
     public func then(
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
-    ) -> QNAsyncSerialTask<PromiseValue> {
-        let previous = self
-        let next = QNAsyncSerialTask<PromiseValue>(
-            taskID: nil,
-            queue: .main,
-            internalBuildBlocks: [
-                // Optional, so a rejection reaches the second step instead of failing the task.
-                { _, _ in .optional(previous) },
-                { parent, subState in
-                    let owner = ObjectIdentifier(parent)
-                    let outcome = subState?.outcome ?? .failed(QNTaskError.invalidArgument("missing first step"))
-                    // The build block already runs on the main queue, in a hop after `then`
-                    // returned, so the callback runs right here.
-                    let step = QNAsyncManualTask<PromiseValue>(taskID: "then") { step in
-                        do {
-                            switch outcome {
-                            case .succeeded(let value):
-                                let value = qnPromiseValue(value)
-                                guard let onFulfilled else { return step.succeedValue(value) }
-                                qnResolve(step, with: try onFulfilled(value), owner: owner)
-                            case .failed, .cancelled:
-                                let error = outcome.result.qnError
-                                guard let onRejected else { return step.failKeepingError(error) }
-                                qnResolve(step, with: try onRejected(error), owner: owner)
-                            }
-                        } catch {
-                            step.failKeepingError(error)
-                        }
+    ) -> QNAsyncContinuationTask<PromiseValue, PromiseValue> {
+        let next = QNPromise(source: self, queue: .main) { outcome, next in
+            let owner = ObjectIdentifier(next)
+            // The step already runs on the main queue, in a hop after `then` returned, so the
+            // callback runs right here.
+            do {
+                switch outcome {
+                case .succeeded(let value):
+                    guard let onFulfilled else {
+                        next.succeed(value)
+                        return
                     }
-                    return .required(step)
-                },
-            ],
-            progressMonitor: nil,
-            resultGenerate: qnLastResult
-        )
-        next.recordAwaited(previous)  // as in `deferred()`: before the first step's hop
+                    qnResolve(next, with: try onFulfilled(value), owner: owner)
+                case .failed, .cancelled:
+                    let error = outcome.result.qnError
+                    guard let onRejected else {
+                        next.finish(.failed(error))
+                        return
+                    }
+                    qnResolve(next, with: try onRejected(error), owner: owner)
+                }
+            } catch {
+                next.finish(.failed(error))
+            }
+        }
+        next.recordAwaited(self)  // as in `deferred()`: before the step's hop
         next.start()
         return next
     }
@@ -193,18 +182,6 @@ extension QNAsyncSerialTask: APlusPromise where Result == PromiseValue {
     }
 }
 
-extension QNAsyncManualTask where Result == PromiseValue {
-    fileprivate func succeedValue(_ value: PromiseValue) {
-        succeed(value)
-    }
-
-    /// Fails with exactly `error`: unlike ``fail(_:)``, a `CancellationError` reason is kept as a
-    /// rejection reason (a promise rejected with it is rejected, not cancelled).
-    fileprivate func failKeepingError(_ error: any Error) {
-        finish(.failed(error))
-    }
-}
-
 // Constrained to `any Error`: in an unconstrained extension `Failure` is generic, and returning it
 // as `any Error` boxes the existential once more, so an error passed down a chain was nested one
 // box per link and a cast (`as? TestError`) recursed through 100,000 boxes and overflowed the stack.
@@ -213,14 +190,6 @@ extension Swift.Result where Failure == any Error {
         if case .failure(let error) = self { return error }
         return QNTaskError.invalidArgument("not a failure")
     }
-}
-
-/// The serial task's result for the A+ surface: the last sub-task's result.
-@Sendable
-private func qnLastResult(_ subStates: [QNAsyncSerialTaskSubState]) throws -> PromiseValue {
-    guard let last = subStates.last else { throw QNTaskError.invalidArgument("a promise step produced no sub-task") }
-    if case .succeeded(let value) = last.outcome { return qnPromiseValue(value) }
-    throw last.outcome.result.qnError
 }
 
 /// A task's result as a `PromiseValue`, without wrapping a `PromiseValue` in a second optional.
@@ -238,7 +207,8 @@ extension Optional: QNPromiseValueOptional where Wrapped == any Sendable {
     fileprivate var flattened: PromiseValue { self }
 }
 
-/// The resolution procedure (Promises/A+ 2.3) for a manual task standing in for a promise.
+/// The resolution procedure (Promises/A+ 2.3) for a task standing in for a promise (a
+/// `deferred`'s manual task, a `then`'s continuation).
 ///
 /// - A QN task is adopted: started (if it has not started) and followed. Resolving a promise
 ///   with itself (`owner`), or with a task that waits for it through the tasks it waits for
@@ -246,32 +216,32 @@ extension Optional: QNPromiseValueOptional where Wrapped == any Sendable {
 /// - Any other `Thenable` is assimilated through `thenOnce`, called on a main-queue hop (a fresh
 ///   stack, never inside the caller's critical sections); what it resolves with is resolved again.
 /// - Anything else succeeds the task.
-func qnResolve(_ task: QNAsyncManualTask<PromiseValue>, with value: PromiseValue, owner: ObjectIdentifier) {
+func qnResolve(_ task: QNAsyncTask<PromiseValue>, with value: PromiseValue, owner: ObjectIdentifier) {
     if let adopted = value as? any QNAnyAsyncTask {
         // The promise itself, or a task that waits for it through the tasks it waits for.
         let closesCycle = AdoptionCycle.wouldClose(adopting: adopted as AnyObject, by: owner) { task in
             (task as? any QNAnyAsyncTask)?.awaitedTask.map { $0 as AnyObject }
         }
         guard !closesCycle else {
-            task.failKeepingError(QNTaskError.cycle)
+            task.finish(.failed(QNTaskError.cycle))
             return
         }
         task.recordAwaited(adopted)
         adopted.startErased(on: .main) { outcome in
             switch outcome {
-            case .succeeded(let value): task.succeed(qnPromiseValue(value))
-            case .failed(let error): task.failKeepingError(error)
-            case .cancelled: task.failKeepingError(CancellationError())
+            case .succeeded(let value): task.finish(.succeeded(qnPromiseValue(value)))
+            case .failed(let error): task.finish(.failed(error))
+            case .cancelled: task.finish(.failed(CancellationError()))
             }
         }
     } else if let thenable = value as? any Thenable {
         DispatchQueue.main.async {
             thenable.thenOnce(
                 resolvePromise: { value in qnResolve(task, with: value, owner: owner) },
-                rejectPromise: { error in task.failKeepingError(error) }
+                rejectPromise: { error in task.finish(.failed(error)) }
             )
         }
     } else {
-        task.succeed(value)
+        task.finish(.succeeded(value))
     }
 }

@@ -49,7 +49,13 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     ///
     /// A serial task's sub-states carry their sub-task's ID, so a progress monitor can tell which
     /// step finished.
-    public let taskID: String
+    public final var taskID: String { givenID ?? "QNAsyncTask-\(number)" }
+
+    /// The ID given at creation.
+    private let givenID: String?
+    /// The task's number, for a generated ID: the string is made when asked for, not with every
+    /// task (an ID of more than 15 bytes is a heap allocation).
+    private let number: Int
 
     /// Guards the whole state machine: phase, outcome, observers, cancellation handlers, monitors.
     private let machine = PromiseMutex(QNTaskStateMachine<Result>())
@@ -61,12 +67,8 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     #endif
 
     init(identifier taskID: String?) {
-        if let taskID {
-            self.taskID = taskID
-        } else {
-            let number = qnTaskCounter.add(1, ordering: .relaxed).newValue
-            self.taskID = "QNAsyncTask-\(number)"
-        }
+        givenID = taskID
+        number = taskID == nil ? qnTaskCounter.add(1, ordering: .relaxed).newValue : 0
     }
 
     deinit {
@@ -82,6 +84,12 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// Starts the work. Subclasses override it; it runs once, outside the lock, on the thread
     /// that called `start`.
     func main() {}
+
+    /// Called once when the task is cancelled (before it started or while running), outside the
+    /// lock, before its cancellation handlers, on the cancelling thread's drain. Subclasses that
+    /// wait for another task override it to cancel that task without registering a handler (a
+    /// closure) per task.
+    func didCancel() {}
 
     // MARK: - Starting
 
@@ -211,7 +219,8 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         // handler cancels its running sub-task, down a whole `then` chain): the drain runs those
         // nested cancellations' side effects in a loop, so the stack stays flat.
         let delivering = !handlers.isEmpty || !observers.isEmpty  // as the state machine decided
-        QNCancellationDrain.run {
+        QNDrain.run {
+            self.didCancel()
             for handler in handlers { handler() }
             if delivering { self.deliver(.cancelled, to: observers) }
             withExtendedLifetime(released) {}
@@ -243,7 +252,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         let action = machine.withLock { $0.addCancelHandler(handler) }
         switch action {
         case .stored(let token): return token
-        case .callNow: QNCancellationDrain.run(handler)
+        case .callNow: QNDrain.run(handler)
         case .dropped: break
         }
         return nil

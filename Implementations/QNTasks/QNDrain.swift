@@ -6,57 +6,91 @@
     import Musl
 #endif
 
-/// Runs the side effects of cancellations (cancellation handlers, outcome delivery) in a loop
-/// instead of recursively.
+/// Runs the side effects of starts and cancellations in a loop instead of recursively.
 ///
-/// A cancellation handler often cancels another task: a serial task's handler cancels its running
-/// sub-task, which for a `then` chain is the previous promise, whose handler cancels the one
-/// before, and so on. Run inline, cancelling the tail of a 100,000-link chain would nest 100,000
+/// Starting a continuation starts its source, which may be a continuation that starts its own
+/// source, and so on down an unstarted chain; a cancellation handler often cancels another task:
+/// a continuation cancels the task it waits for, a serial task its running sub-task, and so on up
+/// a chain. Run inline, starting or cancelling the end of a 100,000-link chain would nest 100,000
 /// calls and overflow the stack.
 ///
-/// So each thread has at most one *drain*: the outermost ``run(_:)`` on a thread performs its work
-/// and then every piece of work enqueued meanwhile, in order, in a loop; a ``run(_:)`` called while
-/// a drain is active on the same thread (from inside a cancellation handler) only enqueues its
-/// work and returns. The state transition itself (the task becoming `cancelled`) is not deferred:
-/// it happens under the task's lock before `run` is called, so a nested `cancel()` still returns
-/// with the task cancelled; only its handlers and callbacks run a moment later, on the same
-/// thread, before the outermost `cancel()` returns.
+/// So each thread has at most one active *drain*: the outermost call on a thread performs its
+/// work and then every piece of work enqueued meanwhile, in order, in a loop; a call made while a
+/// drain is active on the same thread (from inside a handler or a start) only enqueues its work
+/// and returns. The state transition itself (a task becoming `running` or `cancelled`) is not
+/// deferred: it happens under the task's lock before the drain is called, so a nested `cancel()`
+/// still returns with the task cancelled; only its side effects run a moment later, on the same
+/// thread, before the outermost call returns.
 ///
-/// The drain is confined to its thread (found through a pthread key), so it needs no lock.
-enum QNCancellationDrain {
-    /// The per-thread list of pending work. Only ever touched by the thread it belongs to.
-    private final class WorkList {
-        var pending: [() -> Void] = []
+/// The drain is confined to its thread (found through a pthread key), so it needs no lock. Each
+/// thread keeps its work list for its lifetime, so a drain costs no allocation when nothing
+/// nests.
+enum QNDrain {
+    /// One piece of deferred work.
+    private enum Work {
+        case closure(() -> Void)
+        /// A continuation starting its source: stored as the task itself, so that deferring the
+        /// start of each link of a chain allocates nothing.
+        case start(any QNSourceStarting)
     }
 
-    /// The key under which each thread's active drain (if any) is stored.
+    /// The per-thread list of pending work. Only ever touched by the thread it belongs to.
+    private final class WorkList {
+        var isActive = false
+        var pending: [Work] = []
+    }
+
+    /// The key under which each thread's work list is stored; the list is released when the
+    /// thread ends.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
+        let status = pthread_key_create(&key) { list in
+            guard let list else { return }
+            Unmanaged<AnyObject>.fromOpaque(list).release()
+        }
         precondition(status == 0, "QNTasks: pthread_key_create failed (\(status))")
         return key
     }()
 
+    /// This thread's work list.
+    private static var list: WorkList {
+        if let existing = pthread_getspecific(key) {
+            return Unmanaged<WorkList>.fromOpaque(existing).takeUnretainedValue()
+        }
+        let made = WorkList()
+        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        return made
+    }
+
     /// Performs `work` now if no drain is active on this thread (and then everything it
     /// enqueued), or enqueues it on the active drain.
     static func run(_ work: @escaping () -> Void) {
-        if let active = pthread_getspecific(key) {
-            Unmanaged<WorkList>.fromOpaque(active).takeUnretainedValue().pending.append(work)
+        perform(.closure(work))
+    }
+
+    /// Starts `continuation`'s source now if no drain is active on this thread, or enqueues the
+    /// start on the active drain.
+    static func start(_ continuation: any QNSourceStarting) {
+        perform(.start(continuation))
+    }
+
+    private static func perform(_ work: Work) {
+        let list = self.list
+        guard !list.isActive else {
+            list.pending.append(work)
             return
         }
-        let list = WorkList()
-        let unmanaged = Unmanaged.passRetained(list)
-        pthread_setspecific(key, unmanaged.toOpaque())
+        list.isActive = true
         defer {
-            pthread_setspecific(key, nil)
-            unmanaged.release()
+            list.pending.removeAll(keepingCapacity: list.pending.capacity <= 1024)
+            list.isActive = false
         }
-        work()
+        run(work)
         var index = 0
         while index < list.pending.count {
             let next = list.pending[index]
             index += 1
-            next()
+            run(next)
             // Drop what has run in large batches, so a long drain does not keep every finished
             // closure (and what it captures) alive until the end.
             if index >= 1024 {
@@ -65,4 +99,16 @@ enum QNCancellationDrain {
             }
         }
     }
+
+    private static func run(_ work: Work) {
+        switch work {
+        case .closure(let closure): closure()
+        case .start(let continuation): continuation.startSource()
+        }
+    }
+}
+
+/// A continuation whose start the drain can defer: it starts its source when told.
+protocol QNSourceStarting: AnyObject {
+    func startSource()
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import PromiseInterface
 
 /// A callback waiting for a task's outcome, with the queue it runs on.
 struct QNTaskObserver<Result: Sendable>: Sendable {
@@ -42,6 +43,7 @@ struct QNTaskStateMachine<Result: Sendable> {
     /// What a task still waiting for its outcome holds. Kept apart from `phase` so appending to
     /// it mutates in place instead of copying an enum payload.
     struct Pending {
+        /// The first inline: a task observed once (a continuation's source) needs no array.
         var observers: [Observer] = []
         var cancelHandlers: [Int: CancelHandler] = [:]
         var nextToken = 0

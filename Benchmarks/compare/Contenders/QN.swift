@@ -2,15 +2,15 @@ import CompareKit
 import Dispatch
 import QNTasks
 
-/// The QN design: lazily started, cancellable tasks. A chain is a serial task, `all` and `first`
-/// are parallel tasks, a pending promise is a manual task, and "a promise with one `then`" is a
-/// two-step serial task (the previous task, then a block), as QN code composes them.
+/// The QN design: lazily started, cancellable tasks. A link is a continuation (`map`: one task per
+/// link), `all` and `first` are parallel tasks, a pending promise is a manual task, and the
+/// workflows and the cancellation scenario are serial tasks, as QN code composes them.
 struct QNContender: Contender {
     let info = ContenderInfo(
         name: "QN",
         kind: .design,
         summary:
-            "[QNTasks](../Implementations/QNTasks): cancellable tasks; chains are serial tasks, `all`/`first` parallel tasks"
+            "[QNTasks](../Implementations/QNTasks): cancellable tasks; links are continuations (`map`), `all`/`first` parallel tasks, workflows serial tasks"
     )
 
     private let serial = DispatchQueue(label: "compare.qn.serial")
@@ -27,19 +27,8 @@ struct QNContender: Contender {
             let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
             let done = Countdown(n)
             for _ in 0..<n {
-                let task: QNAsyncTask<Int> =
-                    blocks == 1
-                    ? QNAsyncBlockTask(queue: serial) { _ in 2 }
-                    : QNAsyncSerialTask(
-                        queue: serial,
-                        buildBlocks: (0..<blocks).map { _ -> QNAsyncSerialTask<Int>.BuildBlock in
-                            { previous in
-                                .required(
-                                    QNAsyncBlockTask(queue: serial) { _ in (previous?.result(as: Int.self) ?? 1) + 1 })
-                            }
-                        },
-                        resultGenerate: lastInt
-                    )
+                var task: QNAsyncTask<Int> = QNAsyncBlockTask(queue: serial) { _ in 2 }
+                for _ in 0..<blocks - 1 { task = task.map(on: serial) { $0 + 1 } }
                 task.start(on: serial) { done.tick($0.value ?? -1) }
             }
             return try done.sum("QN single")
@@ -47,7 +36,7 @@ struct QNContender: Contender {
             let done = Countdown(n)
             let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
             for pending in pendings {
-                then(pending, on: concurrent) { $0 * 2 }.start(on: concurrent) { done.tick($0.value ?? -1) }
+                pending.map(on: concurrent) { $0 * 2 }.start(on: concurrent) { done.tick($0.value ?? -1) }
             }
             clock.markBuilt()
             for (index, pending) in pendings.enumerated() { pending.succeed(index) }
@@ -55,20 +44,14 @@ struct QNContender: Contender {
         case .fanOut:
             let done = Countdown(n)
             let root = QNAsyncManualTask<Int>()
-            for _ in 0..<n { then(root, on: serial) { $0 }.start(on: serial) { done.tick($0.value ?? -1) } }
+            for _ in 0..<n { root.map(on: serial) { $0 }.start(on: serial) { done.tick($0.value ?? -1) } }
             clock.markBuilt()
             root.succeed(1)
             return try done.sum("QN fan-out")
         case .chain, .errors:
             let root = QNAsyncManualTask<Int>()
-            let steps: [QNAsyncSerialTask<Int>.BuildBlock] =
-                [{ _ in .required(root) }]
-                + (0..<n).map { _ -> QNAsyncSerialTask<Int>.BuildBlock in
-                    { previous in
-                        .required(QNAsyncBlockTask(queue: serial) { _ in (previous?.result(as: Int.self) ?? -1) + 1 })
-                    }
-                }
-            let chain = QNAsyncSerialTask(queue: serial, buildBlocks: steps, resultGenerate: lastInt)
+            var chain: QNAsyncTask<Int> = root
+            for _ in 0..<n { chain = chain.map(on: serial) { $0 + 1 } }
             let result = Handoff<Int>()
             chain.start(on: serial) { outcome in
                 switch outcome {
@@ -152,20 +135,20 @@ struct QNContender: Contender {
         let done = Countdown(count)
         let serial = self.serial
         var pendings: [QNAsyncManualTask<Int>] = []
-        var thens: [QNAsyncSerialTask<Int>] = []
+        var thens: [QNAsyncContinuationTask<Int, Int>] = []
         pendings.reserveCapacity(count)
         thens.reserveCapacity(count)
-        // A QN "then" starts (lazily) when started; it is started here, as a `then` would be, so
-        // its first step is running and waiting on the manual task.
+        // A QN link starts (lazily) when started; it is started here, as a promise's `then` would
+        // be, so it is waiting on the manual task.
         meter.measure {
             for _ in 0..<count {
                 let pending = QNAsyncManualTask<Int>()
-                let next = then(pending, on: serial) { $0 }
+                let next = pending.map(on: serial) { $0 }
                 next.start(on: serial) { done.tick($0.value ?? -1) }
                 pendings.append(pending)
                 thens.append(next)
             }
-            serial.sync {}  // the first steps start in a hop on the serial queue: count them too
+            serial.sync {}  // anything a link schedules on its queue while wiring up is counted too
         }
         return { [pendings, thens] in
             withExtendedLifetime(thens) {
@@ -176,23 +159,6 @@ struct QNContender: Contender {
     }
 
     // MARK: Composition, as QN code writes it
-
-    /// "Then" in QN: a serial task whose first step is `previous` and whose second is a block task
-    /// on `queue` given the first step's result.
-    private func then(
-        _ previous: QNAsyncTask<Int>,
-        on queue: DispatchQueue,
-        _ work: @escaping @Sendable (Int) -> Int
-    ) -> QNAsyncSerialTask<Int> {
-        QNAsyncSerialTask(
-            queue: queue,
-            buildBlocks: [
-                { _ in .required(previous) },
-                { first in .required(QNAsyncBlockTask(queue: queue) { _ in work(first?.result(as: Int.self) ?? -1) }) },
-            ],
-            resultGenerate: lastInt
-        )
-    }
 
     /// A simulated service call: a block task on the I/O queue.
     private func call<T: Sendable>(_ answer: @escaping @Sendable () throws -> T) -> QNAsyncBlockTask<T> {

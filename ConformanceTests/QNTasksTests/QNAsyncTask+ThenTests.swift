@@ -1,0 +1,163 @@
+import Dispatch
+import QNTasks
+import TestSupport
+import Testing
+
+/// Typed, lazy composition with `then` and `map`: continuations, one task per link.
+@Suite("QN then and map")
+struct QNAsyncTaskThenTests {
+    /// A step the test controls: a manual task that records its start and waits to be told.
+    final class Step: Sendable {
+        let task: QNAsyncManualTask<Int>
+        let started = Signal()
+
+        init(_ name: String) {
+            let started = started
+            task = QNAsyncManualTask<Int>(taskID: name) { _ in started.fire() }
+        }
+
+        var hasStarted: Bool { task.state != .ready }
+    }
+
+    @Test("nothing runs until the last task is started; starting it runs the chain in order")
+    func lazyUntilStarted() async throws {
+        let ran = Recorder<String>()
+        let first = QNAsyncBlockTask<Int>(taskID: "first") { _ in
+            ran.record("first")
+            return 20
+        }
+        let chain = first.map(on: .global()) { value in
+            ran.record("map")
+            return value + 1
+        }
+        .then(on: .global()) { value in
+            QNAsyncBlockTask<Int>(taskID: "second") { _ in
+                ran.record("second")
+                return value * 2
+            }
+        }
+        #expect(first.state == .ready)
+        #expect(chain.state == .ready)
+        #expect(ran.all.isEmpty)
+        #expect(try await outcome(of: chain).value == 42)
+        #expect(ran.all == ["first", "map", "second"])
+    }
+
+    @Test("a failure passes through map and then without calling them; a throw fails the chain")
+    func failurePassesThrough() async throws {
+        let called = Recorder<String>()
+        let failing = QNAsyncBlockTask<Int> { _ in throw TestError(1) }
+        let chain = failing.map(on: .global()) { value in
+            called.record("map")
+            return value
+        }
+        .then(on: .global()) { value in
+            called.record("then")
+            return QNAsyncBlockTask<Int> { _ in value }
+        }
+        guard case .failed(let error) = try await outcome(of: chain) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error as? TestError == TestError(1))
+        #expect(called.all.isEmpty)
+
+        let throwing = QNAsyncBlockTask<Int> { _ in 1 }.map(on: .global()) { _ -> Int in throw TestError(2) }
+        guard case .failed(let thrown) = try await outcome(of: throwing) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(thrown as? TestError == TestError(2))
+    }
+
+    @Test("cancelling while the first step runs cancels it; the steps after it never start")
+    func cancelAtFirstStep() async throws {
+        let first = Step("first")
+        let second = Step("second")
+        let chain = first.task.then(on: .global()) { _ in second.task }.map(on: .global()) { $0 + 1 }
+        let finished = Signal()
+        let reports = Recorder<String>()
+        chain.start(on: .global()) { outcome in
+            reports.record(outcome.isCancelled ? "cancelled" : "finished")
+            finished.fire()
+        }
+        try await first.started.fired()
+        chain.cancel()
+        try await finished.fired()
+        #expect(reports.all == ["cancelled"])
+        #expect(first.task.state == .cancelled)
+        #expect(!second.hasStarted)
+    }
+
+    @Test("cancelling while the task then returned runs cancels that task")
+    func cancelAtAdoptedStep() async throws {
+        let first = Step("first")
+        let second = Step("second")
+        let chain = first.task.then(on: .global()) { _ in second.task }
+        let finished = Signal()
+        chain.start(on: .global()) { _ in finished.fire() }
+        try await first.started.fired()
+        first.task.succeed(1)
+        try await second.started.fired()
+        chain.cancel()
+        try await finished.fired()
+        #expect(chain.state == .cancelled)
+        #expect(first.task.state == .succeeded)
+        #expect(second.task.state == .cancelled)
+    }
+
+    @Test("a cancelled source cancels its continuation; cancelling a finished chain does nothing")
+    func sourceCancelledAndLateCancel() async throws {
+        let first = Step("first")
+        let chain = first.task.map(on: .global()) { $0 + 1 }
+        let finished = Signal()
+        chain.start(on: .global()) { _ in finished.fire() }
+        try await first.started.fired()
+        first.task.cancel()
+        try await finished.fired()
+        #expect(chain.state == .cancelled)
+
+        let done = QNAsyncBlockTask<Int> { _ in 1 }.map(on: .global()) { $0 + 1 }
+        #expect(try await outcome(of: done).value == 2)
+        done.cancel()
+        #expect(done.state == .succeeded)
+    }
+
+    @Test("cancelling the Swift Task awaiting value cancels the running step")
+    func swiftTaskCancellation() async throws {
+        let first = Step("first")
+        let chain = first.task.map(on: .global()) { $0 + 1 }
+        let waiting = Task { try await chain.value }
+        try await first.started.fired()
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(first.task.state == .cancelled)
+        #expect(chain.state == .cancelled)
+    }
+
+    @Test("a 100,000-link map chain starts, finishes and is freed without deepening the stack")
+    func longChain() async throws {
+        let root = QNAsyncManualTask<Int>()
+        var chain: QNAsyncTask<Int> = root
+        for _ in 0..<100_000 { chain = chain.map(on: .global()) { $0 + 1 } }
+        let result = try await awaitCompletion("the chain", timeout: longTimeout(.seconds(120))) { complete in
+            chain.start(on: .global()) { complete(.success($0.value ?? -1)) }
+            root.succeed(0)
+        }
+        #expect(result == 100_000)
+    }
+
+    @Test("a dropped, never-started 100,000-link chain is freed without deepening the stack")
+    func droppedUnstartedChain() async throws {
+        let root = Weak(Self.unstartedChain(links: 100_000))
+        try await eventually("the chain's root to be freed") { root.object == nil }
+    }
+
+    /// Builds an unstarted chain, drops it, and returns its root.
+    private static func unstartedChain(links: Int) -> QNAsyncManualTask<Int> {
+        let root = QNAsyncManualTask<Int>()
+        var chain: QNAsyncTask<Int> = root
+        for _ in 0..<links { chain = chain.map(on: .global()) { $0 + 1 } }
+        return root
+    }
+}
