@@ -142,20 +142,21 @@ struct QXPromiseCore {
         case none
     }
 
-    // The stored properties are ordered and sized so that they pack tightly: every promise of
-    // a chain carries them (Reports/qx.md, "Memory").
+    // The stored properties are ordered and sized so that they pack tightly, with no padding
+    // between the 57-byte stage and the 25-byte observer list: every promise of a chain carries
+    // them (Reports/qx.md, "Memory").
 
     private(set) var stage: Stage
-    /// How many things can still settle the promise: resolvers not called yet, promises it
-    /// follows, thenables it assimilates.
-    private var settlers: Int32
-    /// Observations ended since the list was last compacted.
-    private var endedObservers: Int32 = 0
     /// The design's keepAlive: a pending promise holds a reference to itself (a retain the
     /// promise makes and gives back, ``QXPromise/letGoOfItself()``) until it settles
     /// (loseControl) or until nothing can settle it any more.
     private var keepsItselfAlive: Bool
+    /// How many things can still settle the promise: resolvers not called yet, promises it
+    /// follows, thenables it assimilates.
+    private var settlers: Int32
     private(set) var observers = QXObserverList()
+    /// Observations ended since the list was last compacted.
+    private var endedObservers: Int32 = 0
     /// The thread telling the settlement to the observers, while it does.
     private var deliveringThread = QXThreadID.none
     /// Progress, and observers that join the settlement being told.
