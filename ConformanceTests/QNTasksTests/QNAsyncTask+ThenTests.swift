@@ -161,3 +161,20 @@ struct QNAsyncTaskThenTests {
         return root
     }
 }
+
+@Suite("QN then: nested adoption")
+struct QNNestedAdoptionTests {
+    /// A recursive `then`: each level adopts the continuation of the next, as polling does.
+    static func countdown(_ remaining: Int) -> QNAsyncTask<Int> {
+        QNAsyncBlockTask<Int>(queue: .global()) { _ in remaining }.then(on: .global()) { value in
+            value == 0 ? QNAsyncBlockTask<Int>(queue: .global()) { _ in 0 } : countdown(value - 1)
+        }
+    }
+
+    @Test("a 20,000-deep nest of continuations adopting one another finishes without deepening the stack")
+    func deepNest() async throws {
+        // Each level finished the one that adopted it inline before: 20,000 nested frame sets.
+        let result = try await outcome(of: Self.countdown(20_000), timeout: longTimeout(.seconds(120)))
+        #expect(result.value == 0)
+    }
+}

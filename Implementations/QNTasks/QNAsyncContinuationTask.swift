@@ -59,8 +59,10 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         weak var running: QNAsyncTask<Input>?
         /// The step, until it runs or the continuation is cancelled.
         var step: Continuation?
-        /// The task the step adopted, while it runs.
-        var adopted: (any QNAnyAsyncTask)?
+        /// The task the step adopted, while it runs. Weak: a running task is kept alive by its
+        /// work, and an adopted task nobody can finish must not keep this one (and the chain
+        /// after it) alive through its observer.
+        weak var adopted: (any QNAnyAsyncTask)?
     }
 
     /// Guards the link.
@@ -119,6 +121,9 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     func startSource() {
         let source: QNAsyncTask<Input>? = link.withLock { link in
             defer { link.unstarted = nil }
+            // Checked under the lock `didCancel` takes: a cancel that ran before this (deferred
+            // start) found nothing to cancel, so the source must not start now.
+            guard state == .running else { return nil }
             link.running = link.unstarted
             return link.unstarted
         }
@@ -127,8 +132,10 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 
     /// Runs on `queue` when the source finished.
     private func sourceFinished(_ outcome: QNTaskOutcome<Input>) {
-        let continuation = link.withLock { link in
+        let continuation = link.withLock { link -> Continuation? in
             defer { link.step = nil }
+            // Finished meanwhile (cancelled, or completed from outside): the step does not run.
+            guard state == .running else { return nil }
             return link.step
         }
         // `nil` once cancelled: the step never runs then.
@@ -196,7 +203,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         let isCancelled = link.withLock { link -> Bool in
             // Checked under the lock that `didCancel` takes: adopted after it ran, the task
             // would never be cancelled.
-            guard state != .cancelled else { return true }
+            guard state == .running, task !== self else { return true }
             link.adopted = task
             return false
         }
@@ -205,7 +212,9 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
             return
         }
         recordAwaited(task)
-        task.start(observer: QNTaskObserver(queue: nil) { outcome in self.finishAdopting(outcome) })
+        // Finished through the drain, not inline: a nest of continuations adopting one another
+        // (a recursive `then`) then unwinds in a loop, not one stack frame set per level.
+        task.start(observer: QNTaskObserver(queue: nil) { outcome in QNDrain.run { self.finishAdopting(outcome) } })
     }
 
     private func finishAdopting(_ outcome: QNTaskOutcome<Result>) {

@@ -5,8 +5,9 @@ extension QNAsyncTask {
     ///
     /// Nothing runs until the returned task is started; starting it starts this task (if it has
     /// not started), then, on `queue`, calls `next` with the result and runs the task it returns.
-    /// The returned task finishes as that task does. A failure of this task (or a throw from
-    /// `next`) fails it without calling `next`; a cancellation of this task cancels it.
+    /// The returned task finishes as that task does. A failure of this task fails it without
+    /// calling `next`; a throw from `next` fails it (a thrown `CancellationError` cancels it); a
+    /// cancellation of this task cancels it.
     /// Cancelling it cancels whichever task it is waiting for: this one, then the one `next`
     /// returned.
     ///

@@ -202,9 +202,11 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     ///   (``onCancel(_:)``) run, in registration order, on the calling thread, before `cancel`
     ///   returns; a block task's block sees ``isCancelled`` and its result is ignored; a serial or
     ///   parallel task cancels its running sub-tasks.
-    /// - Called from inside a cancellation handler, `cancel` marks its task cancelled at once but
-    ///   leaves that task's handlers to the outermost `cancel` on the thread, which runs them in a
-    ///   loop after its own: cancelling the end of a chain of any length never deepens the stack.
+    /// - Called from inside a cancellation handler, or from work that a continuation's start runs
+    ///   (a source's `main`, a manual task's start block), `cancel` marks its task cancelled at
+    ///   once but leaves that task's handlers to the outermost drain on the thread, which runs
+    ///   them in a loop after its own: cancelling or starting the end of a chain of any length
+    ///   never deepens the stack.
     /// - After the task finished, or a second time: nothing happens.
     public final func cancel() {
         cancelReportingWhetherFinished()

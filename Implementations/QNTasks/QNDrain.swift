@@ -37,14 +37,19 @@ enum QNDrain {
     /// The per-thread list of pending work. Only ever touched by the thread it belongs to.
     private final class WorkList {
         var isActive = false
+        /// Work enqueued while a batch runs.
         var pending: [Work] = []
+        /// The batch running; swapped with `pending`, so the two buffers are reused.
+        var running: [Work] = []
     }
 
     /// The key under which each thread's work list is stored; the list is released when the
     /// thread ends.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key) { list in
+        let status = pthread_key_create(&key) { raw in
+            // Optional on glibc, not on Darwin: written to compile on both.
+            let list: UnsafeMutableRawPointer? = raw
             guard let list else { return }
             Unmanaged<AnyObject>.fromOpaque(list).release()
         }
@@ -81,26 +86,20 @@ enum QNDrain {
             return
         }
         list.isActive = true
-        defer {
-            // A short list keeps its buffer for the next drain; a long one (a chain's starts) is
-            // freed, so an idle thread holds almost nothing: a worker thread that exits later
-            // frees its list inside whatever is being measured then.
-            list.pending.removeAll(keepingCapacity: list.pending.capacity <= 16)
-            list.isActive = false
-        }
         run(work)
-        var index = 0
-        while index < list.pending.count {
-            let next = list.pending[index]
-            index += 1
-            run(next)
-            // Drop what has run in large batches, so a long drain does not keep every finished
-            // closure (and what it captures) alive until the end.
-            if index >= 1024 {
-                list.pending.removeFirst(index)
-                index = 0
-            }
+        // Each batch is moved out of `pending` before it runs and emptied after, in accesses to
+        // `running` only: freeing an item may run a `deinit` that enqueues more work.
+        while !list.pending.isEmpty {
+            swap(&list.running, &list.pending)
+            for item in list.running { run(item) }
+            list.running.removeAll(keepingCapacity: true)
         }
+        // A short buffer is kept for the next drain; a long one (a chain's starts) is freed, so
+        // an idle thread holds almost nothing: a worker thread that exits later frees its list
+        // inside whatever is being measured then.
+        if list.pending.capacity > 16 { list.pending = [] }
+        if list.running.capacity > 16 { list.running = [] }
+        list.isActive = false
     }
 
     private static func run(_ work: Work) {

@@ -43,7 +43,6 @@ struct QNTaskStateMachine<Result: Sendable> {
     /// What a task still waiting for its outcome holds. Kept apart from `phase` so appending to
     /// it mutates in place instead of copying an enum payload.
     struct Pending {
-        /// The first inline: a task observed once (a continuation's source) needs no array.
         var observers: [Observer] = []
         var cancelHandlers: [Int: CancelHandler] = [:]
         var nextToken = 0
