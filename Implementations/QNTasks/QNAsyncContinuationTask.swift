@@ -193,8 +193,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// - Returns: Whether this call finished it.
     @discardableResult
     public func fail(_ error: any Error) -> Bool {
-        if error is CancellationError { return cancelReportingWhetherFinished() }
-        return finish(.failed(error))
+        failOrCancel(error)
     }
 
     /// Finishes the continuation as `task` does: starts `task` (if it has not started) and takes

@@ -80,8 +80,7 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     /// - Returns: Whether this call finished the task.
     @discardableResult
     public func fail(_ error: any Error) -> Bool {
-        if error is CancellationError { return cancelReportingWhetherFinished() }
-        return finish(.failed(error))
+        failOrCancel(error)
     }
 
     /// Finishes the task with a completion handler's `Result`: the way to hand the task to a

@@ -193,6 +193,16 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Fails the task with `error`, unless it already finished; a `CancellationError` cancels it
+    /// instead (and runs its cancellation handlers). The `fail(_:)` of the tasks completed by
+    /// their holder (manual tasks, continuations).
+    ///
+    /// - Returns: Whether this call finished the task.
+    final func failOrCancel(_ error: any Error) -> Bool {
+        if error is CancellationError { return cancelReportingWhetherFinished() }
+        return finish(.failed(error))
+    }
+
     // MARK: - Cancelling
 
     /// Cancels the task, at any time, from any thread.

@@ -427,17 +427,20 @@ public final class QXPromise: QXObservable, QXObserverOwner {
     ///
     /// - Parameter keepingStep: Whether a rejected step keeps its block and input for `retry`.
     func settle(_ outcome: QXOutcome, keepingStep: Bool = true) {
-        // `.prior` observers are told before the keys change. Only the one thread resolving the
-        // promise settles it, so the keys cannot change between the two steps.
-        if let (observers, old) = core.withLock({ $0.settlementPriors(outcome) }) {
+        var action = core.withLock { $0.settle(outcome, keepingStep: keepingStep, tellingPriors: true) }
+        if case .tellPriors(let observers, let old) = action {
+            // `.prior` observers are told before the keys change.
             for observer in observers { observer.deliver(self, .prior(old: old)) }
+            action = core.withLock { $0.settle(outcome, keepingStep: keepingStep, tellingPriors: false) }
         }
-        guard let settlement = core.withLock({ $0.settle(outcome, keepingStep: keepingStep) }) else { return }
+        guard case .settled(let settlement) = action else { return }
         if settlement.hasKeyValueObservers {
-            tellKeyValueObservers(settlement)
-            tellStateObservers(settlement.observers, settlement)
+            // Observers of `value` and `error` first, then the others; `tell` skips a key the
+            // settlement did not change.
+            for observer in settlement.observers where observer.observesValueOrError { tell(observer, settlement) }
+            for observer in settlement.observers where !observer.observesValueOrError { tell(observer, settlement) }
         } else {
-            settlement.observers.forEach { tell($0, settlement) }
+            for observer in settlement.observers { tell(observer, settlement) }
         }
         if settlement.isDelivering {
             while true {
@@ -452,24 +455,6 @@ public final class QXPromise: QXObservable, QXObserverOwner {
         withExtendedLifetime((settlement, itself)) {}
     }
 
-    /// Tells the `observe` observers of `value` or `error`, whichever the outcome set.
-    private func tellKeyValueObservers(_ settlement: QXPromiseCore.Settlement) {
-        let key: Key
-        if case .fulfilled = settlement.outcome { key = .value } else { key = .error }
-        settlement.observers.forEach { observer in
-            guard case .keyValue(key, let delivery) = observer else { return }
-            delivery.deliver(self, Self.settlementEvent(settlement))
-        }
-    }
-
-    /// Tells every observer of `state` (and of derived key paths) in `observers`.
-    private func tellStateObservers(_ observers: QXObserverList, _ settlement: QXPromiseCore.Settlement) {
-        observers.forEach { observer in
-            if case .keyValue(let key, _) = observer, key == .value || key == .error || key == .progress { return }
-            tell(observer, settlement)
-        }
-    }
-
     /// Tells one observer the settlement (an observer of `value`, `error`, `state` or a derived
     /// path the change of its key; `progress` did not change).
     private func tell(_ observer: QXPromiseObserver, _ settlement: QXPromiseCore.Settlement) {
@@ -477,10 +462,8 @@ public final class QXPromise: QXObservable, QXObserverOwner {
         case .follower(let follower): follower.followedPromiseSettled(settlement.outcome)
         case .handler(let handler): handler(settlement.outcome)
         case .keyValue(let key, let delivery):
-            switch (key, settlement.outcome) {
-            case (.progress, _), (.value, .rejected), (.error, .fulfilled): return
-            default: delivery.deliver(self, Self.settlementEvent(settlement))
-            }
+            guard key.changes(settlingWith: settlement.outcome) else { return }
+            delivery.deliver(self, Self.settlementEvent(settlement))
         }
     }
 

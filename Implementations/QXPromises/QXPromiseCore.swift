@@ -51,6 +51,12 @@ enum QXPromiseObserver: Sendable {
         if case .keyValue(_, let observer) = self { return observer.isActive }
         return true
     }
+
+    /// Whether it is an `observe` observation of `value` or `error`, told before the others.
+    var observesValueOrError: Bool {
+        if case .keyValue(let key, _) = self { return key == .value || key == .error }
+        return false
+    }
 }
 
 /// A promise's observers in registration order, the first stored inline: a promise with one
@@ -112,6 +118,16 @@ struct QXPromiseCore {
         let progressObservations: [QXObservation]
         /// A retry step no longer needed (the step fulfilled).
         let droppedStep: QXRetryStep?
+    }
+
+    /// What settling asks the caller to do.
+    enum SettleAction {
+        /// Settled: tell the observers, then let go.
+        case settled(Settlement)
+        /// Not settled yet: tell these `.prior` observers, then settle again without priors.
+        case tellPriors([any QXObserverDelivery<QXPromise, QXPromise.Properties>], old: QXPromise.Properties)
+        /// Not pending: nothing to do.
+        case none
     }
 
     /// What an abandoned promise lets go of, after the lock.
@@ -295,7 +311,7 @@ struct QXPromiseCore {
 
     /// The `observe` observers to tell before the promise settles with `outcome` (`.prior`), with
     /// the keys now; `nil` if there are none (nearly always: checked without building a list).
-    func settlementPriors(
+    private func settlementPriors(
         _ outcome: QXOutcome
     ) -> (observers: [any QXObserverDelivery<QXPromise, QXPromise.Properties>], old: QXPromise.Properties)? {
         guard isPending, observers.contains(where: { !$0.endsAtSettlement }) else { return nil }
@@ -310,12 +326,20 @@ struct QXPromiseCore {
     /// Settles the promise: `nil` if it is not pending. The observers of the module end here;
     /// those made through `observe` stay registered (their tokens end them). A rejected step
     /// keeps its block and input for `retry` if `keepingStep`.
-    mutating func settle(_ outcome: QXOutcome, keepingStep: Bool) -> Settlement? {
+    ///
+    /// With `tellingPriors`, a promise whose `observe` observers asked for `.prior` is not
+    /// settled yet: the caller tells them and settles again without it (only the one thread
+    /// resolving the promise settles it, so the keys cannot change in between). The common case
+    /// costs no second lock.
+    mutating func settle(_ outcome: QXOutcome, keepingStep: Bool, tellingPriors: Bool) -> SettleAction {
         let step: QXRetryStep?
         switch stage {
         case .waiting: step = nil
         case .running(let kept), .adopting(let kept, _): step = kept
-        case .fulfilled, .rejected, .abandoned: return nil
+        case .fulfilled, .rejected, .abandoned: return .none
+        }
+        if tellingPriors, let (observers, old) = settlementPriors(outcome) {
+            return .tellPriors(observers, old: old)
         }
         switch outcome {
         case .fulfilled(let value): stage = .fulfilled(value)
@@ -331,16 +355,17 @@ struct QXPromiseCore {
         }
         var droppedStep: QXRetryStep? = nil
         if case .fulfilled = outcome { droppedStep = step } else if !keepingStep { droppedStep = step }
-        return Settlement(
-            outcome: outcome,
-            observers: told,
-            hasKeyValueObservers: hasKeyValueObservers,
-            isDelivering: !told.isEmpty,
-            progress: rare?.report,
-            releasesItself: keepsItselfAlive,
-            progressObservations: rare?.observations ?? [],
-            droppedStep: droppedStep
-        )
+        return .settled(
+            Settlement(
+                outcome: outcome,
+                observers: told,
+                hasKeyValueObservers: hasKeyValueObservers,
+                isDelivering: !told.isEmpty,
+                progress: rare?.report,
+                releasesItself: keepsItselfAlive,
+                progressObservations: rare?.observations ?? [],
+                droppedStep: droppedStep
+            ))
     }
 
     /// The observers that joined the settlement's delivery since the last call; when none did,
