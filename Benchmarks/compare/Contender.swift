@@ -9,19 +9,23 @@ import DesignRegistry
 protocol Contender: Sendable {
     var info: ContenderInfo { get }
 
-    /// Whether the contender has the operations `scenario` needs (`first` needs a race, `cancel`
-    /// needs cancellation).
-    func supports(_ scenario: Scenario) -> Bool
-
-    /// Runs `scenario` once on `inputs`, from the benchmark thread, and returns its checksum once
-    /// the whole run has finished. Blocks until then.
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int
+    /// The scenarios the contender has operations for, each run by a function of its own.
+    ///
+    /// A scenario missing from the table is one the contender sits out (`first` needs a race,
+    /// `cancel` needs cancellation); the report says so in its cell. The harness looks a run up
+    /// once per cell, before anything is timed.
+    var scenarios: [Scenario: ScenarioRun] { get }
 
     /// Makes `count` pending promises with one `then` each, inside `meter.measure` (the arrays
     /// that hold them are reserved outside it), and returns a function that settles them all and
     /// waits for the callbacks.
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void
 }
+
+/// One scenario as one contender runs it: once on the inputs, from the benchmark thread,
+/// returning its checksum once the whole run has finished (it blocks until then). A run that has
+/// a phase it must not be timed for tells the clock (``PhaseClock``).
+typealias ScenarioRun = (Inputs, PhaseClock) throws -> Int
 
 /// Every contender, in the column order of the report: floors, peers, then every registered
 /// design, in `Design` order.

@@ -22,7 +22,9 @@ final class Harness {
     func measureScenarios() throws -> [ScenarioResult] {
         var results: [ScenarioResult] = []
         for (index, scenario) in plan.scenarios.enumerated() {
-            let contenders = plan.contenders.filter { $0.supports(scenario) }
+            let contenders = plan.contenders.compactMap { contender in
+                contender.scenarios[scenario].map { (contender: contender, run: $0) }
+            }
             var sizes: [SizeResult] = []
             for size in scenario.sizes(quick: plan.quick) {
                 sizes.append(try measure(scenario, size: size, contenders: contenders, number: index + 1))
@@ -66,8 +68,9 @@ final class Harness {
         var metrics: [String: Double]
     }
 
-    private func measure(_ scenario: Scenario, size: Int, contenders: [any Contender], number: Int) throws -> SizeResult
-    {
+    private func measure(
+        _ scenario: Scenario, size: Int, contenders: [(contender: any Contender, run: ScenarioRun)], number: Int
+    ) throws -> SizeResult {
         let inputs = Inputs(size: size)
         let repeats = scenario.repeats(size: size, quick: plan.quick)
         let units = scenario.units(size: size) * repeats
@@ -76,25 +79,25 @@ final class Harness {
         // The untimed warm-up runs first; it checks the result (every run does) and counts the
         // allocations, so a 100,000-link cell costs one extra run, not two.
         var allocations: [String: Double] = [:]
-        for contender in contenders {
+        for (contender, run) in contenders {
             report("\(label): \(contender.info.name) check, warm-up and allocation count")
             let meter = AllocationMeter()
             for _ in 0..<plan.warmups {
-                try meter.measure { _ = try runOnce(contender, scenario, inputs, repeats: repeats) }
+                try meter.measure { _ = try runOnce(contender, run, scenario, inputs, repeats: repeats) }
             }
             allocations[contender.info.name] = Double(meter.allocations) / Double(units * plan.warmups)
         }
         var samples: [String: [Sample]] = [:]
         for repetition in 0..<plan.repetitions {
             report("\(label): repetition \(repetition + 1)/\(plan.repetitions)")
-            for contender in contenders {
+            for (contender, run) in contenders {
                 Quiet.wait()
                 samples[contender.info.name, default: []].append(
-                    try runOnce(contender, scenario, inputs, repeats: repeats))
+                    try runOnce(contender, run, scenario, inputs, repeats: repeats))
             }
         }
         let twoPhase = scenario == .chain || scenario == .errors
-        let cells = contenders.map { contender -> Cell in
+        let cells = contenders.map { contender, _ -> Cell in
             let name = contender.info.name
             let own = samples[name] ?? []
             return Cell(
@@ -111,13 +114,13 @@ final class Harness {
 
     /// Runs the scenario `repeats` times and checks every result.
     private func runOnce(
-        _ contender: any Contender, _ scenario: Scenario, _ inputs: Inputs, repeats: Int
+        _ contender: any Contender, _ run: ScenarioRun, _ scenario: Scenario, _ inputs: Inputs, repeats: Int
     ) throws -> Sample {
         var sample = Sample(total: 0, build: 0, fire: 0, metrics: [:])
         let expected = scenario.expectedChecksum(size: inputs.size)
         for _ in 0..<repeats {
             let clock = PhaseClock()
-            let checksum = try contender.run(scenario, inputs, clock: clock)
+            let checksum = try run(inputs, clock)
             let phases = clock.phases(until: .now)
             guard checksum == expected else {
                 throw BenchmarkError.wrongResult(

@@ -18,106 +18,132 @@ struct AYContender: Contender {
     )
 
     private let serial = DispatchQueue(label: "compare.ay.serial")
-    private let concurrent = DispatchQueue(label: "compare.ay.concurrent", attributes: .concurrent)
+    private let concurrentQueue = DispatchQueue(label: "compare.ay.concurrent", attributes: .concurrent)
 
-    func supports(_ scenario: Scenario) -> Bool { scenario != .cancel }
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, blocks: 3) },
+            .concurrent: concurrent,
+            .fanOut: fanOut,
+            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .first: first,
+            .workflow: { inputs, _ in try workflow(inputs) },
+            .checkout: { inputs, _ in try checkout(inputs) },
+        ]
+    }
 
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
-        let n = inputs.size
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            for _ in 0..<n {
-                var promise = AYPromise.resolve(1)
-                for _ in 0..<blocks - 1 { promise = promise.thenOn(serial) { (value: PromiseValue) in int(value) + 1 } }
-                promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value) + 1) }
-            }
-            return try done.sum("AY single")
-        case .concurrent:
-            let done = Countdown(n)
-            let deferreds = (0..<n).map { _ in AYPromise.deferred() }
-            for deferred in deferreds {
-                deferred.promise.thenOn(concurrent) { (value: PromiseValue) in done.tick(int(value) * 2) }
-            }
-            clock.markBuilt()
-            for (index, deferred) in deferreds.enumerated() { deferred.resolve(index) }
-            return try done.sum("AY concurrent")
-        case .fanOut:
-            let done = Countdown(n)
-            let root = AYPromise.deferred()
-            for _ in 0..<n { root.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) } }
-            clock.markBuilt()
-            root.resolve(1)
-            return try done.sum("AY fan-out")
-        case .chain, .errors:
-            let root = AYPromise.deferred()
-            var last = root.promise
-            for _ in 0..<n { last = last.thenOn(serial) { (value: PromiseValue) in int(value) + 1 } }
-            let result = Handoff<Int>()
-            last.thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
-                .catchOn(serial) { (error: any Error) in result.put((error as? ChainError)?.code ?? -1) }
-            clock.markBuilt()
-            if scenario == .chain { root.resolve(0) } else { root.reject(ChainError(code: Scenario.errorCode)) }
-            return try result.take("AY chain")
-        case .all:
-            let deferreds = (0..<n).map { _ in AYPromise.deferred() }
-            let result = Handoff<Int>()
-            AYPromise.all(deferreds.map(\.promise)).thenOn(serial) { (values: PromiseValue) in
-                let list = (values as? [PromiseValue] ?? []).map(int)
-                result.put(list.enumerated().allSatisfy { $0.offset == $0.element } && list.count == n ? n : -1)
-            }
-            clock.markBuilt()
-            for index in inputs.order { deferreds[index].resolve(index) }
-            return try result.take("AY all")
-        case .first:
-            let deferreds = (0..<n).map { _ in AYPromise.deferred() }
-            let result = Handoff<Int>()
-            AYPromise.race(deferreds.map(\.promise)).thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
-            clock.markBuilt()
-            let winner = Scenario.firstWinner(size: n)
-            deferreds[winner].resolve(winner)
-            return try result.take("AY first")
-        case .workflow:
-            var total = AYPromise.resolve(0)
-            for user in 0..<n {
-                total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
-                    call { user }
-                        .thenOn(serial) { (user: PromiseValue) -> PromiseValue in
-                            call { Services.contacts(of: int(user)) }
-                        }
-                        .thenOn(serial) { (contacts: PromiseValue) -> PromiseValue in
-                            AYPromise.all(
-                                (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } })
-                        }
-                        .thenOn(serial) { (sizes: PromiseValue) in
-                            int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +)
-                        }
-                }
-            }
-            return try wait(total, "AY workflow")
-        case .checkout:
-            var total = AYPromise.resolve(0)
-            for order in 0..<n {
-                total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
-                    call { order }
-                        .thenOn(serial) { (order: PromiseValue) -> PromiseValue in
-                            call { () throws -> Int in
-                                if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
-                                return int(order)
-                            }
-                        }
-                        .thenOn(serial) { (paid: PromiseValue) -> PromiseValue in call { int(paid) } }
-                        .thenOn(serial) { int(sum) + Services.paidScore }
-                        // AY's catch recovers: its return value fulfils the promise.
-                        .catchOn(serial) { int(sum) + Services.declinedScore }
-                }
-            }
-            return try wait(total, "AY checkout")
-        case .cancel:
-            return -1
+        let done = Countdown(inputs.size)
+        for _ in 0..<inputs.size {
+            var promise = AYPromise.resolve(1)
+            for _ in 0..<blocks - 1 { promise = promise.thenOn(serial) { (value: PromiseValue) in int(value) + 1 } }
+            promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value) + 1) }
         }
+        return try done.sum("AY single")
+    }
+
+    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let deferreds = (0..<inputs.size).map { _ in AYPromise.deferred() }
+        for deferred in deferreds {
+            deferred.promise.thenOn(concurrentQueue) { (value: PromiseValue) in done.tick(int(value) * 2) }
+        }
+        clock.markBuilt()
+        for (index, deferred) in deferreds.enumerated() { deferred.resolve(index) }
+        return try done.sum("AY concurrent")
+    }
+
+    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let root = AYPromise.deferred()
+        for _ in 0..<inputs.size { root.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) } }
+        clock.markBuilt()
+        root.resolve(1)
+        return try done.sum("AY fan-out")
+    }
+
+    /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let serial = self.serial
+        let root = AYPromise.deferred()
+        var last = root.promise
+        for _ in 0..<inputs.size { last = last.thenOn(serial) { (value: PromiseValue) in int(value) + 1 } }
+        let result = Handoff<Int>()
+        last.thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
+            .catchOn(serial) { (error: any Error) in result.put((error as? ChainError)?.code ?? -1) }
+        clock.markBuilt()
+        if rejecting { root.reject(ChainError(code: Scenario.errorCode)) } else { root.resolve(0) }
+        return try result.take("AY chain")
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let deferreds = (0..<n).map { _ in AYPromise.deferred() }
+        let result = Handoff<Int>()
+        AYPromise.all(deferreds.map(\.promise)).thenOn(serial) { (values: PromiseValue) in
+            let list = (values as? [PromiseValue] ?? []).map(int)
+            result.put(list.enumerated().allSatisfy { $0.offset == $0.element } && list.count == n ? n : -1)
+        }
+        clock.markBuilt()
+        for index in inputs.order { deferreds[index].resolve(index) }
+        return try result.take("AY all")
+    }
+
+    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let deferreds = (0..<inputs.size).map { _ in AYPromise.deferred() }
+        let result = Handoff<Int>()
+        AYPromise.race(deferreds.map(\.promise)).thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
+        clock.markBuilt()
+        let winner = Scenario.firstWinner(size: inputs.size)
+        deferreds[winner].resolve(winner)
+        return try result.take("AY first")
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial
+        var total = AYPromise.resolve(0)
+        for user in 0..<inputs.size {
+            total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
+                call { user }
+                    .thenOn(serial) { (user: PromiseValue) -> PromiseValue in
+                        call { Services.contacts(of: int(user)) }
+                    }
+                    .thenOn(serial) { (contacts: PromiseValue) -> PromiseValue in
+                        AYPromise.all(
+                            (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } })
+                    }
+                    .thenOn(serial) { (sizes: PromiseValue) in
+                        int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +)
+                    }
+            }
+        }
+        return try wait(total, "AY workflow")
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial
+        var total = AYPromise.resolve(0)
+        for order in 0..<inputs.size {
+            total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
+                call { order }
+                    .thenOn(serial) { (order: PromiseValue) -> PromiseValue in
+                        call { () throws -> Int in
+                            if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
+                            return int(order)
+                        }
+                    }
+                    .thenOn(serial) { (paid: PromiseValue) -> PromiseValue in call { int(paid) } }
+                    .thenOn(serial) { int(sum) + Services.paidScore }
+                    // AY's catch recovers: its return value fulfils the promise.
+                    .catchOn(serial) { int(sum) + Services.declinedScore }
+            }
+        }
+        return try wait(total, "AY checkout")
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

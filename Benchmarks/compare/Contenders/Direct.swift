@@ -12,78 +12,102 @@ struct DirectContender: Contender {
         summary: "the scenario's closures called directly on the benchmark thread: no queue, no promise (the floor)"
     )
 
-    func supports(_ scenario: Scenario) -> Bool { scenario != .cancel }
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, blocks: 3) },
+            .concurrent: { inputs, clock in try callbacks(inputs, clock, fanOut: false) },
+            .fanOut: { inputs, clock in try callbacks(inputs, clock, fanOut: true) },
+            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .first: first,
+            .workflow: { inputs, _ in try workflow(inputs) },
+            .checkout: { inputs, _ in try checkout(inputs) },
+        ]
+    }
 
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
-        let n = inputs.size
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            let step: @Sendable (Int) -> Int = { $0 + 1 }
-            for _ in 0..<n {
-                var value = 1
-                for _ in 0..<blocks { value = step(value) }
-                done.tick(value)
-            }
-            return try done.sum("direct single")
-        case .concurrent, .fanOut:
-            let done = Countdown(n)
-            let factor = scenario == .concurrent ? 2 : 1
-            let callbacks: [@Sendable (Int) -> Void] = (0..<n).map { _ in { done.tick($0 * factor) } }
-            clock.markBuilt()
-            for (index, callback) in callbacks.enumerated() { callback(scenario == .concurrent ? index : 1) }
-            return try done.sum("direct callbacks")
-        case .chain, .errors:
-            let links: [@Sendable (Result<Int, ChainError>) -> Result<Int, ChainError>] = (0..<n).map { _ in
-                { $0.map { $0 + 1 } }
-            }
-            clock.markBuilt()
-            var result: Result<Int, ChainError> =
-                scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode))
-            for link in links { result = link(result) }
-            switch result {
-            case .success(let value): return value
-            case .failure(let error): return error.code
-            }
-        case .all:
-            // One handler per input, as `all` registers one observer per input, storing under a
-            // lock as GCD's baseline does.
-            let slots = PromiseMutex([Int?](repeating: nil, count: n))
-            let handlers: [@Sendable (Int) -> Void] = (0..<n).map { index in
-                { value in slots.withLock { $0[index] = value } }
-            }
-            clock.markBuilt()
-            for index in inputs.order { handlers[index](index) }
-            let list = slots.withLock { $0 }
-            return list.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1
-        case .first:
-            // The winner's handler is called, the others are dropped.
-            let (handlers, result) = raceHandlers(count: n)
-            clock.markBuilt()
-            let winner = Scenario.firstWinner(size: n)
-            handlers[winner](winner)
-            return try result.take("direct first")
-        case .workflow:
-            var total = 0
-            for user in 0..<n {
-                for contact in Services.contacts(of: user) { total += Services.avatarSize(of: contact) }
-            }
-            return total
-        case .checkout:
-            var total = 0
-            for order in 0..<n {
-                do {
-                    if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
-                    total += Services.paidScore
-                } catch {
-                    total += Services.declinedScore
-                }
-            }
-            return total
-        case .cancel:
-            return -1
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+        let done = Countdown(inputs.size)
+        let step: @Sendable (Int) -> Int = { $0 + 1 }
+        for _ in 0..<inputs.size {
+            var value = 1
+            for _ in 0..<blocks { value = step(value) }
+            done.tick(value)
         }
+        return try done.sum("direct single")
+    }
+
+    /// `concurrent` (callback `index` is called with `index`, doubled) and `fanOut` (every
+    /// callback is called with 1).
+    private func callbacks(_ inputs: Inputs, _ clock: PhaseClock, fanOut: Bool) throws -> Int {
+        let done = Countdown(inputs.size)
+        let factor = fanOut ? 1 : 2
+        let callbacks: [@Sendable (Int) -> Void] = (0..<inputs.size).map { _ in { done.tick($0 * factor) } }
+        clock.markBuilt()
+        for (index, callback) in callbacks.enumerated() { callback(fanOut ? 1 : index) }
+        return try done.sum("direct callbacks")
+    }
+
+    /// `chain` (the first link gets a value) and `errors` (it gets an error, which every link
+    /// passes on).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let links: [@Sendable (Result<Int, ChainError>) -> Result<Int, ChainError>] = (0..<inputs.size).map { _ in
+            { $0.map { $0 + 1 } }
+        }
+        clock.markBuilt()
+        var result: Result<Int, ChainError> =
+            rejecting ? .failure(ChainError(code: Scenario.errorCode)) : .success(0)
+        for link in links { result = link(result) }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): return error.code
+        }
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        // One handler per input, as `all` registers one observer per input, storing under a
+        // lock as GCD's baseline does.
+        let slots = PromiseMutex([Int?](repeating: nil, count: n))
+        let handlers: [@Sendable (Int) -> Void] = (0..<n).map { index in
+            { value in slots.withLock { $0[index] = value } }
+        }
+        clock.markBuilt()
+        for index in inputs.order { handlers[index](index) }
+        let list = slots.withLock { $0 }
+        return list.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1
+    }
+
+    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        // The winner's handler is called, the others are dropped.
+        let (handlers, result) = raceHandlers(count: inputs.size)
+        clock.markBuilt()
+        let winner = Scenario.firstWinner(size: inputs.size)
+        handlers[winner](winner)
+        return try result.take("direct first")
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
+        var total = 0
+        for user in 0..<inputs.size {
+            for contact in Services.contacts(of: user) { total += Services.avatarSize(of: contact) }
+        }
+        return total
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        var total = 0
+        for order in 0..<inputs.size {
+            do {
+                if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                total += Services.paidScore
+            } catch {
+                total += Services.declinedScore
+            }
+        }
+        return total
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

@@ -12,99 +12,125 @@ struct FBLContender: Contender {
     )
 
     private let serial = DispatchQueue(label: "compare.fbl.serial")
-    private let concurrent = DispatchQueue(label: "compare.fbl.concurrent", attributes: .concurrent)
+    private let concurrentQueue = DispatchQueue(label: "compare.fbl.concurrent", attributes: .concurrent)
     private let io = DispatchQueue(label: "compare.fbl.io", attributes: .concurrent)
 
-    func supports(_ scenario: Scenario) -> Bool { scenario != .cancel }
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, blocks: 3) },
+            .concurrent: concurrent,
+            .fanOut: fanOut,
+            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .first: first,
+            .workflow: { inputs, _ in try workflow(inputs) },
+            .checkout: { inputs, _ in try checkout(inputs) },
+        ]
+    }
 
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
-        let n = inputs.size
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            for _ in 0..<n {
-                var promise = FBLPromise(1)
-                for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
-                promise.then(on: serial) { done.tick($0 + 1) }
-            }
-            return try done.sum("FBL single")
-        case .concurrent:
-            let done = Countdown(n)
-            let promises = (0..<n).map { _ in FBLPromise<Int>.pending() }
-            for promise in promises { promise.then(on: concurrent) { done.tick($0 * 2) } }
-            clock.markBuilt()
-            for (index, promise) in promises.enumerated() { promise.fulfill(index) }
-            return try done.sum("FBL concurrent")
-        case .fanOut:
-            let done = Countdown(n)
-            let root = FBLPromise<Int>.pending()
-            for _ in 0..<n { root.then(on: serial) { done.tick($0) } }
-            clock.markBuilt()
-            root.fulfill(1)
-            return try done.sum("FBL fan-out")
-        case .chain, .errors:
-            let root = FBLPromise<Int>.pending()
-            var last = root
-            for _ in 0..<n { last = last.then(on: serial) { $0 + 1 } }
-            let result = Handoff<Int>()
-            last.then(on: serial) { result.put($0) }
-                .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
-            clock.markBuilt()
-            if scenario == .chain { root.fulfill(0) } else { root.reject(ChainError(code: Scenario.errorCode)) }
-            return try result.take("FBL chain")
-        case .all:
-            let promises = (0..<n).map { _ in FBLPromise<Int>.pending() }
-            let result = Handoff<Int>()
-            FBLPromises.all(on: serial, promises).then(on: serial) { values in
-                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
-            }
-            clock.markBuilt()
-            for index in inputs.order { promises[index].fulfill(index) }
-            return try result.take("FBL all")
-        case .first:
-            let promises = (0..<n).map { _ in FBLPromise<Int>.pending() }
-            let result = Handoff<Int>()
-            FBLPromises.race(on: serial, promises).then(on: serial) { result.put($0) }
-            clock.markBuilt()
-            let winner = Scenario.firstWinner(size: n)
-            promises[winner].fulfill(winner)
-            return try result.take("FBL first")
-        case .workflow:
-            var total = FBLPromise(0)
-            for user in 0..<n {
-                total = total.then(on: serial) { sum in
-                    call { user }
-                        .then(on: serial) { user in call { Services.contacts(of: user) } }
-                        .then(on: serial) { contacts in
-                            FBLPromises.all(
-                                on: serial, contacts.map { contact in call { Services.avatarSize(of: contact) } })
-                        }
-                        .then(on: serial) { sizes in sum + sizes.reduce(0, +) }
-                }
-            }
-            return try wait(total, "FBL workflow")
-        case .checkout:
-            var total = FBLPromise(0)
-            for order in 0..<n {
-                total = total.then(on: serial) { sum in
-                    call { order }
-                        .then(on: serial) { order in
-                            call { () throws -> Int in
-                                if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
-                                return order
-                            }
-                        }
-                        .then(on: serial) { paid in call { paid } }
-                        .then(on: serial) { _ in sum + Services.paidScore }
-                        .recover(on: serial) { _ in sum + Services.declinedScore }
-                }
-            }
-            return try wait(total, "FBL checkout")
-        case .cancel:
-            return -1
+        let done = Countdown(inputs.size)
+        for _ in 0..<inputs.size {
+            var promise = FBLPromise(1)
+            for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
+            promise.then(on: serial) { done.tick($0 + 1) }
         }
+        return try done.sum("FBL single")
+    }
+
+    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let promises = (0..<inputs.size).map { _ in FBLPromise<Int>.pending() }
+        for promise in promises { promise.then(on: concurrentQueue) { done.tick($0 * 2) } }
+        clock.markBuilt()
+        for (index, promise) in promises.enumerated() { promise.fulfill(index) }
+        return try done.sum("FBL concurrent")
+    }
+
+    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let root = FBLPromise<Int>.pending()
+        for _ in 0..<inputs.size { root.then(on: serial) { done.tick($0) } }
+        clock.markBuilt()
+        root.fulfill(1)
+        return try done.sum("FBL fan-out")
+    }
+
+    /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let serial = self.serial
+        let root = FBLPromise<Int>.pending()
+        var last = root
+        for _ in 0..<inputs.size { last = last.then(on: serial) { $0 + 1 } }
+        let result = Handoff<Int>()
+        last.then(on: serial) { result.put($0) }
+            .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
+        clock.markBuilt()
+        if rejecting { root.reject(ChainError(code: Scenario.errorCode)) } else { root.fulfill(0) }
+        return try result.take("FBL chain")
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let promises = (0..<n).map { _ in FBLPromise<Int>.pending() }
+        let result = Handoff<Int>()
+        FBLPromises.all(on: serial, promises).then(on: serial) { values in
+            result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+        }
+        clock.markBuilt()
+        for index in inputs.order { promises[index].fulfill(index) }
+        return try result.take("FBL all")
+    }
+
+    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let promises = (0..<inputs.size).map { _ in FBLPromise<Int>.pending() }
+        let result = Handoff<Int>()
+        FBLPromises.race(on: serial, promises).then(on: serial) { result.put($0) }
+        clock.markBuilt()
+        let winner = Scenario.firstWinner(size: inputs.size)
+        promises[winner].fulfill(winner)
+        return try result.take("FBL first")
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial
+        var total = FBLPromise(0)
+        for user in 0..<inputs.size {
+            total = total.then(on: serial) { sum in
+                call { user }
+                    .then(on: serial) { user in call { Services.contacts(of: user) } }
+                    .then(on: serial) { contacts in
+                        FBLPromises.all(
+                            on: serial, contacts.map { contact in call { Services.avatarSize(of: contact) } })
+                    }
+                    .then(on: serial) { sizes in sum + sizes.reduce(0, +) }
+            }
+        }
+        return try wait(total, "FBL workflow")
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial
+        var total = FBLPromise(0)
+        for order in 0..<inputs.size {
+            total = total.then(on: serial) { sum in
+                call { order }
+                    .then(on: serial) { order in
+                        call { () throws -> Int in
+                            if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                            return order
+                        }
+                    }
+                    .then(on: serial) { paid in call { paid } }
+                    .then(on: serial) { _ in sum + Services.paidScore }
+                    .recover(on: serial) { _ in sum + Services.declinedScore }
+            }
+        }
+        return try wait(total, "FBL checkout")
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

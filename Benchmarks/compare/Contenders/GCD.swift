@@ -13,93 +13,124 @@ struct GCDContender: Contender {
     )
 
     private let serial = DispatchQueue(label: "compare.gcd.serial")
-    private let concurrent = DispatchQueue(label: "compare.gcd.concurrent", attributes: .concurrent)
+    private let concurrentQueue = DispatchQueue(label: "compare.gcd.concurrent", attributes: .concurrent)
     private let io = DispatchQueue(label: "compare.gcd.io", attributes: .concurrent)
 
-    func supports(_ scenario: Scenario) -> Bool { true }
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, blocks: 3) },
+            .concurrent: concurrent,
+            .fanOut: fanOut,
+            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .first: first,
+            .workflow: { inputs, _ in try workflow(inputs) },
+            .checkout: { inputs, _ in try checkout(inputs) },
+            .cancel: cancel,
+        ]
+    }
 
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
-        let n = inputs.size
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            for _ in 0..<n { hop(1, remaining: blocks, on: serial, done: done) }
-            return try done.sum("GCD single")
-        case .concurrent:
-            let done = Countdown(n)
-            let callbacks: [@Sendable (Int) -> Void] = (0..<n).map { _ in { done.tick($0 * 2) } }
-            clock.markBuilt()
-            for (index, callback) in callbacks.enumerated() { concurrent.async { callback(index) } }
-            return try done.sum("GCD concurrent")
-        case .fanOut:
-            let done = Countdown(n)
-            let observers: [@Sendable (Int) -> Void] = (0..<n).map { _ in { done.tick($0) } }
-            clock.markBuilt()
-            for observer in observers { serial.async { observer(1) } }
-            return try done.sum("GCD fan-out")
-        case .chain, .errors:
-            // A linked list of steps; each step runs its block and dispatches the next one.
-            let links: [@Sendable (Result<Int, ChainError>) -> Result<Int, ChainError>] = (0..<n).map { _ in
-                { $0.map { $0 + 1 } }
-            }
-            let result = Handoff<Result<Int, ChainError>>()
-            clock.markBuilt()
-            let start: Result<Int, ChainError> =
-                scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode))
-            serial.async { Self.step(0, links, start, on: serial, result: result) }
-            switch try result.take("GCD chain") {
-            case .success(let value): return value
-            case .failure(let error): return error.code
-            }
-        case .all:
-            let group = DispatchGroup()
-            let values = PromiseMutex([Int?](repeating: nil, count: n))
-            for _ in 0..<n { group.enter() }
-            let result = Handoff<Int>()
-            group.notify(queue: serial) {
-                let list = values.withLock { $0 }
-                result.put(list.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
-            }
-            clock.markBuilt()
-            for index in inputs.order {
-                serial.async {
-                    values.withLock { $0[index] = index }
-                    group.leave()
-                }
-            }
-            return try result.take("GCD all")
-        case .first:
-            // The winner's completion handler is dispatched when it settles, the others dropped.
-            let (handlers, result) = raceHandlers(count: n)
-            clock.markBuilt()
-            let winner = Scenario.firstWinner(size: n)
-            serial.async { handlers[winner](winner) }
-            return try result.take("GCD first")
-        case .workflow:
-            let done = Handoff<Int>()
-            runWorkflows(from: 0, count: n, total: 0, done: done)
-            return try done.take("GCD workflow")
-        case .checkout:
-            let done = Handoff<Int>()
-            runCheckouts(from: 0, count: n, total: 0, done: done)
-            return try done.take("GCD checkout")
-        case .cancel:
-            let cancelled = AtomicFlag()
-            let midway = Midway()
-            let finished = Handoff<(cancelled: Bool, steps: Int)>()
-            serial.async {
-                Self.cancellableStep(0, cancelled: cancelled, midway: midway, on: serial, finished: finished)
-            }
-            try midway.cancel("GCD cancel") {
-                clock.restart()
-                _ = cancelled.set()
-            }
-            let outcome = try finished.take("GCD cancel")
-            clock.record("stepsRun", Double(outcome.steps))
-            return outcome.cancelled ? 1 : 0
+        let done = Countdown(inputs.size)
+        for _ in 0..<inputs.size { hop(1, remaining: blocks, on: serial, done: done) }
+        return try done.sum("GCD single")
+    }
+
+    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let callbacks: [@Sendable (Int) -> Void] = (0..<inputs.size).map { _ in { done.tick($0 * 2) } }
+        clock.markBuilt()
+        for (index, callback) in callbacks.enumerated() { concurrentQueue.async { callback(index) } }
+        return try done.sum("GCD concurrent")
+    }
+
+    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let observers: [@Sendable (Int) -> Void] = (0..<inputs.size).map { _ in { done.tick($0) } }
+        clock.markBuilt()
+        for observer in observers { serial.async { observer(1) } }
+        return try done.sum("GCD fan-out")
+    }
+
+    /// `chain` (the first step gets a value) and `errors` (it gets an error, which every step
+    /// passes on).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let serial = self.serial
+        // A linked list of steps; each step runs its block and dispatches the next one.
+        let links: [@Sendable (Result<Int, ChainError>) -> Result<Int, ChainError>] = (0..<inputs.size).map { _ in
+            { $0.map { $0 + 1 } }
         }
+        let result = Handoff<Result<Int, ChainError>>()
+        clock.markBuilt()
+        let start: Result<Int, ChainError> =
+            rejecting ? .failure(ChainError(code: Scenario.errorCode)) : .success(0)
+        serial.async { Self.step(0, links, start, on: serial, result: result) }
+        switch try result.take("GCD chain") {
+        case .success(let value): return value
+        case .failure(let error): return error.code
+        }
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let group = DispatchGroup()
+        let values = PromiseMutex([Int?](repeating: nil, count: n))
+        for _ in 0..<n { group.enter() }
+        let result = Handoff<Int>()
+        group.notify(queue: serial) {
+            let list = values.withLock { $0 }
+            result.put(list.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+        }
+        clock.markBuilt()
+        for index in inputs.order {
+            serial.async {
+                values.withLock { $0[index] = index }
+                group.leave()
+            }
+        }
+        return try result.take("GCD all")
+    }
+
+    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        // The winner's completion handler is dispatched when it settles, the others dropped.
+        let (handlers, result) = raceHandlers(count: inputs.size)
+        clock.markBuilt()
+        let winner = Scenario.firstWinner(size: inputs.size)
+        serial.async { handlers[winner](winner) }
+        return try result.take("GCD first")
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
+        let done = Handoff<Int>()
+        runWorkflows(from: 0, count: inputs.size, total: 0, done: done)
+        return try done.take("GCD workflow")
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        let done = Handoff<Int>()
+        runCheckouts(from: 0, count: inputs.size, total: 0, done: done)
+        return try done.take("GCD checkout")
+    }
+
+    private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let serial = self.serial
+        let cancelled = AtomicFlag()
+        let midway = Midway()
+        let finished = Handoff<(cancelled: Bool, steps: Int)>()
+        serial.async {
+            Self.cancellableStep(0, cancelled: cancelled, midway: midway, on: serial, finished: finished)
+        }
+        try midway.cancel("GCD cancel") {
+            clock.restart()
+            _ = cancelled.set()
+        }
+        let outcome = try finished.take("GCD cancel")
+        clock.record("stepsRun", Double(outcome.steps))
+        return outcome.cancelled ? 1 : 0
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

@@ -22,110 +22,139 @@ final class NIOContender: Contender {
     private let ioGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private var loop: any EventLoop { serialGroup.next() }
 
-    func supports(_ scenario: Scenario) -> Bool { scenario != .first && scenario != .cancel }
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try self.single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try self.single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try self.single(inputs, blocks: 3) },
+            .concurrent: concurrent,
+            .fanOut: fanOut,
+            .chain: { inputs, clock in try self.chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try self.chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .workflow: { inputs, _ in try self.workflow(inputs) },
+            .checkout: { inputs, _ in try self.checkout(inputs) },
+        ]
+    }
 
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+        let loop = self.loop
+        let done = Countdown(inputs.size)
+        for _ in 0..<inputs.size {
+            var future = loop.makeSucceededFuture(1)
+            for _ in 0..<blocks { future = future.map { $0 + 1 } }
+            future.whenSuccess { done.tick($0) }
+        }
+        return try done.sum("NIO single")
+    }
+
+    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let promises = (0..<inputs.size).map { _ in concurrentGroup.next().makePromise(of: Int.self) }
+        try submitAndWait(on: concurrentGroup.next()) {
+            for promise in promises { promise.futureResult.whenSuccess { done.tick($0 * 2) } }
+        }
+        clock.markBuilt()
+        for (index, promise) in promises.enumerated() { promise.succeed(index) }
+        return try done.sum("NIO concurrent")
+    }
+
+    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let loop = self.loop
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            for _ in 0..<n {
-                var future = loop.makeSucceededFuture(1)
-                for _ in 0..<blocks { future = future.map { $0 + 1 } }
-                future.whenSuccess { done.tick($0) }
-            }
-            return try done.sum("NIO single")
-        case .concurrent:
-            let done = Countdown(n)
-            let promises = (0..<n).map { _ in concurrentGroup.next().makePromise(of: Int.self) }
-            try submitAndWait(on: concurrentGroup.next()) {
-                for promise in promises { promise.futureResult.whenSuccess { done.tick($0 * 2) } }
-            }
-            clock.markBuilt()
-            for (index, promise) in promises.enumerated() { promise.succeed(index) }
-            return try done.sum("NIO concurrent")
-        case .fanOut:
-            let done = Countdown(n)
-            let root = loop.makePromise(of: Int.self)
-            try submitAndWait(on: loop) {
-                for _ in 0..<n { root.futureResult.map { $0 }.whenSuccess { done.tick($0) } }
-            }
-            clock.markBuilt()
-            root.succeed(1)
-            return try done.sum("NIO fan-out")
-        case .chain, .errors:
-            let root = loop.makePromise(of: Int.self)
-            let result = Handoff<Int>()
-            try submitAndWait(on: loop) {
-                var future = root.futureResult
-                for _ in 0..<n { future = future.map { $0 + 1 } }
-                future.whenComplete { outcome in
-                    switch outcome {
-                    case .success(let value): result.put(value)
-                    case .failure(let error): result.put((error as? ChainError)?.code ?? -1)
-                    }
-                }
-            }
-            clock.markBuilt()
-            if scenario == .chain { root.succeed(0) } else { root.fail(ChainError(code: Scenario.errorCode)) }
-            return try result.take("NIO chain")
-        case .all:
-            let promises = (0..<n).map { _ in loop.makePromise(of: Int.self) }
-            let result = Handoff<Int>()
-            try submitAndWait(on: loop) {
-                EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop).whenSuccess { values in
-                    result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
-                }
-            }
-            clock.markBuilt()
-            for index in inputs.order { promises[index].succeed(index) }
-            return try result.take("NIO all")
-        case .workflow:
-            let io = ioGroup.next()
-            let sizes = try submitAndWait(on: loop) { () -> EventLoopFuture<Int> in
-                var total = loop.makeSucceededFuture(0)
-                for user in 0..<n {
-                    total = total.flatMap { sum in
-                        Self.call(io, back: loop) { user }
-                            .flatMap { user in Self.call(io, back: loop) { Services.contacts(of: user) } }
-                            .flatMap { contacts in
-                                EventLoopFuture.whenAllSucceed(
-                                    contacts.map { contact in
-                                        Self.call(io, back: loop) { Services.avatarSize(of: contact) }
-                                    },
-                                    on: loop
-                                )
-                            }
-                            .map { sum + $0.reduce(0, +) }
-                    }
-                }
-                return total
-            }
-            return try sizes.wait()
-        case .checkout:
-            let io = ioGroup.next()
-            let total = try submitAndWait(on: loop) { () -> EventLoopFuture<Int> in
-                var total = loop.makeSucceededFuture(0)
-                for order in 0..<n {
-                    total = total.flatMap { sum in
-                        Self.call(io, back: loop) { order }
-                            .flatMapThrowing { order -> Int in
-                                if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
-                                return order
-                            }
-                            .flatMap { paid in Self.call(io, back: loop) { paid } }
-                            .map { _ in sum + Services.paidScore }
-                            .recover { _ in sum + Services.declinedScore }
-                    }
-                }
-                return total
-            }
-            return try total.wait()
-        case .first, .cancel:
-            return -1
+        let done = Countdown(n)
+        let root = loop.makePromise(of: Int.self)
+        try submitAndWait(on: loop) {
+            for _ in 0..<n { root.futureResult.map { $0 }.whenSuccess { done.tick($0) } }
         }
+        clock.markBuilt()
+        root.succeed(1)
+        return try done.sum("NIO fan-out")
+    }
+
+    /// `chain` (the root succeeds) and `errors` (it fails and every link is skipped).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let n = inputs.size
+        let loop = self.loop
+        let root = loop.makePromise(of: Int.self)
+        let result = Handoff<Int>()
+        try submitAndWait(on: loop) {
+            var future = root.futureResult
+            for _ in 0..<n { future = future.map { $0 + 1 } }
+            future.whenComplete { outcome in
+                switch outcome {
+                case .success(let value): result.put(value)
+                case .failure(let error): result.put((error as? ChainError)?.code ?? -1)
+                }
+            }
+        }
+        clock.markBuilt()
+        if rejecting { root.fail(ChainError(code: Scenario.errorCode)) } else { root.succeed(0) }
+        return try result.take("NIO chain")
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let loop = self.loop
+        let promises = (0..<n).map { _ in loop.makePromise(of: Int.self) }
+        let result = Handoff<Int>()
+        try submitAndWait(on: loop) {
+            EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop).whenSuccess { values in
+                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+            }
+        }
+        clock.markBuilt()
+        for index in inputs.order { promises[index].succeed(index) }
+        return try result.take("NIO all")
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
+        let n = inputs.size
+        let loop = self.loop
+        let io = ioGroup.next()
+        let sizes = try submitAndWait(on: loop) { () -> EventLoopFuture<Int> in
+            var total = loop.makeSucceededFuture(0)
+            for user in 0..<n {
+                total = total.flatMap { sum in
+                    Self.call(io, back: loop) { user }
+                        .flatMap { user in Self.call(io, back: loop) { Services.contacts(of: user) } }
+                        .flatMap { contacts in
+                            EventLoopFuture.whenAllSucceed(
+                                contacts.map { contact in
+                                    Self.call(io, back: loop) { Services.avatarSize(of: contact) }
+                                },
+                                on: loop
+                            )
+                        }
+                        .map { sum + $0.reduce(0, +) }
+                }
+            }
+            return total
+        }
+        return try sizes.wait()
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        let n = inputs.size
+        let loop = self.loop
+        let io = ioGroup.next()
+        let total = try submitAndWait(on: loop) { () -> EventLoopFuture<Int> in
+            var total = loop.makeSucceededFuture(0)
+            for order in 0..<n {
+                total = total.flatMap { sum in
+                    Self.call(io, back: loop) { order }
+                        .flatMapThrowing { order -> Int in
+                            if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                            return order
+                        }
+                        .flatMap { paid in Self.call(io, back: loop) { paid } }
+                        .map { _ in sum + Services.paidScore }
+                        .recover { _ in sum + Services.declinedScore }
+                }
+            }
+            return total
+        }
+        return try total.wait()
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

@@ -14,121 +14,153 @@ struct QNContender: Contender {
     )
 
     private let serial = DispatchQueue(label: "compare.qn.serial")
-    private let concurrent = DispatchQueue(label: "compare.qn.concurrent", attributes: .concurrent)
+    private let concurrentQueue = DispatchQueue(label: "compare.qn.concurrent", attributes: .concurrent)
     private let io = DispatchQueue(label: "compare.qn.io", attributes: .concurrent)
 
-    func supports(_ scenario: Scenario) -> Bool { true }
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, blocks: 3) },
+            .concurrent: concurrent,
+            .fanOut: fanOut,
+            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .first: first,
+            .workflow: { inputs, _ in try workflow(inputs) },
+            .checkout: { inputs, _ in try checkout(inputs) },
+            .cancel: cancel,
+        ]
+    }
 
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
-        let n = inputs.size
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            for _ in 0..<n {
-                var task: QNAsyncTask<Int> = QNAsyncBlockTask(queue: serial) { _ in 2 }
-                for _ in 0..<blocks - 1 { task = task.map(on: serial) { $0 + 1 } }
-                task.start(on: serial) { done.tick($0.value ?? -1) }
-            }
-            return try done.sum("QN single")
-        case .concurrent:
-            let done = Countdown(n)
-            let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
-            for pending in pendings {
-                pending.map(on: concurrent) { $0 * 2 }.start(on: concurrent) { done.tick($0.value ?? -1) }
-            }
-            clock.markBuilt()
-            for (index, pending) in pendings.enumerated() { pending.succeed(index) }
-            return try done.sum("QN concurrent")
-        case .fanOut:
-            let done = Countdown(n)
-            let root = QNAsyncManualTask<Int>()
-            for _ in 0..<n { root.map(on: serial) { $0 }.start(on: serial) { done.tick($0.value ?? -1) } }
-            clock.markBuilt()
-            root.succeed(1)
-            return try done.sum("QN fan-out")
-        case .chain, .errors:
-            let root = QNAsyncManualTask<Int>()
-            var chain: QNAsyncTask<Int> = root
-            for _ in 0..<n { chain = chain.map(on: serial) { $0 + 1 } }
-            let result = Handoff<Int>()
-            chain.start(on: serial) { outcome in
-                switch outcome {
-                case .succeeded(let value): result.put(value)
-                case .failed(let error): result.put((error as? ChainError)?.code ?? -1)
-                case .cancelled: result.put(-1)
-                }
-            }
-            clock.markBuilt()
-            if scenario == .chain { root.succeed(0) } else { root.fail(ChainError(code: Scenario.errorCode)) }
-            return try result.take("QN chain")
-        case .all:
-            let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
-            let result = Handoff<Int>()
-            QNAsyncParallelTask(all: pendings).start(on: serial) { outcome in
-                let values = outcome.value ?? []
-                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } && values.count == n ? n : -1)
-            }
-            clock.markBuilt()
-            for index in inputs.order { pendings[index].succeed(index) }
-            return try result.take("QN all")
-        case .first:
-            let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
-            let result = Handoff<Int>()
-            QNAsyncParallelTask(firstSuccessOf: pendings).start(on: serial) { result.put($0.value ?? -1) }
-            clock.markBuilt()
-            let winner = Scenario.firstWinner(size: n)
-            pendings[winner].succeed(winner)
-            return try result.take("QN first")
-        case .workflow:
-            let workflows = QNAsyncSerialTask<Int>(
-                queue: serial,
-                buildBlocks: (0..<n).map { user -> QNAsyncSerialTask<Int>.BuildBlock in
-                    { _ in .required(workflow(user: user)) }
-                },
-                resultGenerate: { $0.reduce(0) { $0 + ($1.result(as: Int.self) ?? -1_000_000) } }
-            )
-            return try wait(workflows, "QN workflow")
-        case .checkout:
-            let checkouts = QNAsyncSerialTask<Int>(
-                queue: serial,
-                // Optional steps: a failed checkout must not stop the next one.
-                buildBlocks: (0..<n).map { order -> QNAsyncSerialTask<Int>.BuildBlock in
-                    { _ in .optional(checkout(order: order)) }
-                },
-                resultGenerate: { states in
-                    states.reduce(0) { $0 + ($1.succeeded ? Services.paidScore : Services.declinedScore) }
-                }
-            )
-            return try wait(checkouts, "QN checkout")
-        case .cancel:
-            let stepsRun = AtomicCounter()
-            let midway = Midway()
-            let task = QNAsyncSerialTask<Int>(
-                queue: serial,
-                buildBlocks: (0..<Scenario.cancelSteps).map { step -> QNAsyncSerialTask<Int>.BuildBlock in
-                    { _ in
-                        .required(
-                            QNAsyncBlockTask(queue: io) { _ in
-                                stepsRun.increment()
-                                if step == Scenario.cancelAt { midway.reached() }
-                                return step
-                            })
-                    }
-                },
-                resultGenerate: lastInt
-            )
-            let finished = Handoff<Bool>()
-            task.start(on: serial) { finished.put($0.isCancelled) }
-            try midway.cancel("QN cancel") {
-                clock.restart()
-                task.cancel()
-            }
-            let cancelled = try finished.take("QN cancel")
-            clock.record("stepsRun", Double(stepsRun.count))
-            return cancelled ? 1 : 0
+        let done = Countdown(inputs.size)
+        for _ in 0..<inputs.size {
+            var task: QNAsyncTask<Int> = QNAsyncBlockTask(queue: serial) { _ in 2 }
+            for _ in 0..<blocks - 1 { task = task.map(on: serial) { $0 + 1 } }
+            task.start(on: serial) { done.tick($0.value ?? -1) }
         }
+        return try done.sum("QN single")
+    }
+
+    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let pendings = (0..<inputs.size).map { _ in QNAsyncManualTask<Int>() }
+        for pending in pendings {
+            pending.map(on: concurrentQueue) { $0 * 2 }.start(on: concurrentQueue) { done.tick($0.value ?? -1) }
+        }
+        clock.markBuilt()
+        for (index, pending) in pendings.enumerated() { pending.succeed(index) }
+        return try done.sum("QN concurrent")
+    }
+
+    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let root = QNAsyncManualTask<Int>()
+        for _ in 0..<inputs.size { root.map(on: serial) { $0 }.start(on: serial) { done.tick($0.value ?? -1) } }
+        clock.markBuilt()
+        root.succeed(1)
+        return try done.sum("QN fan-out")
+    }
+
+    /// `chain` (the root succeeds) and `errors` (it fails and every link is skipped).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let serial = self.serial
+        let root = QNAsyncManualTask<Int>()
+        var chain: QNAsyncTask<Int> = root
+        for _ in 0..<inputs.size { chain = chain.map(on: serial) { $0 + 1 } }
+        let result = Handoff<Int>()
+        chain.start(on: serial) { outcome in
+            switch outcome {
+            case .succeeded(let value): result.put(value)
+            case .failed(let error): result.put((error as? ChainError)?.code ?? -1)
+            case .cancelled: result.put(-1)
+            }
+        }
+        clock.markBuilt()
+        if rejecting { root.fail(ChainError(code: Scenario.errorCode)) } else { root.succeed(0) }
+        return try result.take("QN chain")
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
+        let result = Handoff<Int>()
+        QNAsyncParallelTask(all: pendings).start(on: serial) { outcome in
+            let values = outcome.value ?? []
+            result.put(values.enumerated().allSatisfy { $0.offset == $0.element } && values.count == n ? n : -1)
+        }
+        clock.markBuilt()
+        for index in inputs.order { pendings[index].succeed(index) }
+        return try result.take("QN all")
+    }
+
+    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let pendings = (0..<inputs.size).map { _ in QNAsyncManualTask<Int>() }
+        let result = Handoff<Int>()
+        QNAsyncParallelTask(firstSuccessOf: pendings).start(on: serial) { result.put($0.value ?? -1) }
+        clock.markBuilt()
+        let winner = Scenario.firstWinner(size: inputs.size)
+        pendings[winner].succeed(winner)
+        return try result.take("QN first")
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial
+        let workflows = QNAsyncSerialTask<Int>(
+            queue: serial,
+            buildBlocks: (0..<inputs.size).map { user -> QNAsyncSerialTask<Int>.BuildBlock in
+                { _ in .required(workflow(user: user)) }
+            },
+            resultGenerate: { $0.reduce(0) { $0 + ($1.result(as: Int.self) ?? -1_000_000) } }
+        )
+        return try wait(workflows, "QN workflow")
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial
+        let checkouts = QNAsyncSerialTask<Int>(
+            queue: serial,
+            // Optional steps: a failed checkout must not stop the next one.
+            buildBlocks: (0..<inputs.size).map { order -> QNAsyncSerialTask<Int>.BuildBlock in
+                { _ in .optional(checkout(order: order)) }
+            },
+            resultGenerate: { states in
+                states.reduce(0) { $0 + ($1.succeeded ? Services.paidScore : Services.declinedScore) }
+            }
+        )
+        return try wait(checkouts, "QN checkout")
+    }
+
+    private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let serial = self.serial
+        let stepsRun = AtomicCounter()
+        let midway = Midway()
+        let task = QNAsyncSerialTask<Int>(
+            queue: serial,
+            buildBlocks: (0..<Scenario.cancelSteps).map { step -> QNAsyncSerialTask<Int>.BuildBlock in
+                { _ in
+                    .required(
+                        QNAsyncBlockTask(queue: io) { _ in
+                            stepsRun.increment()
+                            if step == Scenario.cancelAt { midway.reached() }
+                            return step
+                        })
+                }
+            },
+            resultGenerate: lastInt
+        )
+        let finished = Handoff<Bool>()
+        task.start(on: serial) { finished.put($0.isCancelled) }
+        try midway.cancel("QN cancel") {
+            clock.restart()
+            task.cancel()
+        }
+        let cancelled = try finished.take("QN cancel")
+        clock.record("stepsRun", Double(stepsRun.count))
+        return cancelled ? 1 : 0
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

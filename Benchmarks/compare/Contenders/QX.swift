@@ -13,116 +13,139 @@ struct QXContender: Contender {
     )
 
     private let serial = DispatchQueue(label: "compare.qx.serial")
-    private let concurrent = DispatchQueue(label: "compare.qx.concurrent", attributes: .concurrent)
+    private let concurrentQueue = DispatchQueue(label: "compare.qx.concurrent", attributes: .concurrent)
     private let io = DispatchQueue(label: "compare.qx.io", attributes: .concurrent)
 
-    func supports(_ scenario: Scenario) -> Bool { scenario != .cancel && scenario != .first }
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, blocks: 3) },
+            .concurrent: concurrent,
+            .fanOut: fanOut,
+            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .workflow: { inputs, _ in try workflow(inputs) },
+            .checkout: { inputs, _ in try checkout(inputs) },
+        ]
+    }
 
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
-        let n = inputs.size
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            for _ in 0..<n {
-                var promise = QXPromise(fulfilledWith: 1, on: serial)
-                for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { int($0) + 1 } }
-                promise.then(on: serial) { value in
-                    done.tick(int(value) + 1)
-                    return nil
-                }
-            }
-            return try done.sum("QX single")
-        case .concurrent:
-            let done = Countdown(n)
-            let pendings = (0..<n).map { _ in QXPromise.pending(on: concurrent) }
-            for pending in pendings {
-                pending.promise.then(on: concurrent) { value in
-                    done.tick(int(value) * 2)
-                    return nil
-                }
-            }
-            clock.markBuilt()
-            for (index, pending) in pendings.enumerated() { pending.resolver.fulfill(index) }
-            return try done.sum("QX concurrent")
-        case .fanOut:
-            let done = Countdown(n)
-            let root = QXPromise.pending(on: serial)
-            for _ in 0..<n {
-                root.promise.then(on: serial) { value in
-                    done.tick(int(value))
-                    return nil
-                }
-            }
-            clock.markBuilt()
-            root.resolver.fulfill(1)
-            return try done.sum("QX fan-out")
-        case .chain, .errors:
-            let root = QXPromise.pending(on: serial)
-            var last = root.promise
-            for _ in 0..<n { last = last.then(on: serial) { int($0) + 1 } }
-            let result = Handoff<Int>()
-            last.then(on: serial) { value in
-                result.put(int(value))
+        let done = Countdown(inputs.size)
+        for _ in 0..<inputs.size {
+            var promise = QXPromise(fulfilledWith: 1, on: serial)
+            for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { int($0) + 1 } }
+            promise.then(on: serial) { value in
+                done.tick(int(value) + 1)
                 return nil
             }
-            .catch(on: serial) { error in
-                result.put((error as? ChainError)?.code ?? -1)
-                return nil
-            }
-            clock.markBuilt()
-            if scenario == .chain {
-                root.resolver.fulfill(0)
-            } else {
-                root.resolver.reject(ChainError(code: Scenario.errorCode))
-            }
-            return try result.take("QX chain")
-        case .all:
-            let pendings = (0..<n).map { _ in QXPromise.pending(on: serial) }
-            let result = Handoff<Int>()
-            QXPromise.all(on: serial, pendings.map(\.promise)).then(on: serial) { values in
-                let list = (values as? [PromiseValue] ?? []).map(int)
-                result.put(list.enumerated().allSatisfy { $0.offset == $0.element } && list.count == n ? n : -1)
-                return nil
-            }
-            clock.markBuilt()
-            for index in inputs.order { pendings[index].resolver.fulfill(index) }
-            return try result.take("QX all")
-        case .workflow:
-            var total = QXPromise(fulfilledWith: 0, on: serial)
-            for user in 0..<n {
-                total = total.then(on: serial) { sum in
-                    call { user }
-                        .then(on: serial) { user in call { Services.contacts(of: int(user)) } }
-                        .then(on: serial) { contacts in
-                            QXPromise.all(
-                                on: serial,
-                                (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } }
-                            )
-                        }
-                        .then(on: serial) { sizes in int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +) }
-                }
-            }
-            return try wait(total, "QX workflow")
-        case .checkout:
-            var total = QXPromise(fulfilledWith: 0, on: serial)
-            for order in 0..<n {
-                total = total.then(on: serial) { sum in
-                    call { order }
-                        .then(on: serial) { order in
-                            if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
-                            return call { int(order) }
-                        }
-                        .then(on: serial) { paid in call { int(paid) } }
-                        .then(on: serial) { _ in int(sum) + Services.paidScore }
-                        .catch(on: serial) { _ in int(sum) + Services.declinedScore }
-                }
-            }
-            return try wait(total, "QX checkout")
-        case .first, .cancel:
-            return -1
         }
+        return try done.sum("QX single")
+    }
+
+    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let pendings = (0..<inputs.size).map { _ in QXPromise.pending(on: concurrentQueue) }
+        for pending in pendings {
+            pending.promise.then(on: concurrentQueue) { value in
+                done.tick(int(value) * 2)
+                return nil
+            }
+        }
+        clock.markBuilt()
+        for (index, pending) in pendings.enumerated() { pending.resolver.fulfill(index) }
+        return try done.sum("QX concurrent")
+    }
+
+    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let root = QXPromise.pending(on: serial)
+        for _ in 0..<inputs.size {
+            root.promise.then(on: serial) { value in
+                done.tick(int(value))
+                return nil
+            }
+        }
+        clock.markBuilt()
+        root.resolver.fulfill(1)
+        return try done.sum("QX fan-out")
+    }
+
+    /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let serial = self.serial
+        let root = QXPromise.pending(on: serial)
+        var last = root.promise
+        for _ in 0..<inputs.size { last = last.then(on: serial) { int($0) + 1 } }
+        let result = Handoff<Int>()
+        last.then(on: serial) { value in
+            result.put(int(value))
+            return nil
+        }
+        .catch(on: serial) { error in
+            result.put((error as? ChainError)?.code ?? -1)
+            return nil
+        }
+        clock.markBuilt()
+        if rejecting {
+            root.resolver.reject(ChainError(code: Scenario.errorCode))
+        } else {
+            root.resolver.fulfill(0)
+        }
+        return try result.take("QX chain")
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let pendings = (0..<n).map { _ in QXPromise.pending(on: serial) }
+        let result = Handoff<Int>()
+        QXPromise.all(on: serial, pendings.map(\.promise)).then(on: serial) { values in
+            let list = (values as? [PromiseValue] ?? []).map(int)
+            result.put(list.enumerated().allSatisfy { $0.offset == $0.element } && list.count == n ? n : -1)
+            return nil
+        }
+        clock.markBuilt()
+        for index in inputs.order { pendings[index].resolver.fulfill(index) }
+        return try result.take("QX all")
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial
+        var total = QXPromise(fulfilledWith: 0, on: serial)
+        for user in 0..<inputs.size {
+            total = total.then(on: serial) { sum in
+                call { user }
+                    .then(on: serial) { user in call { Services.contacts(of: int(user)) } }
+                    .then(on: serial) { contacts in
+                        QXPromise.all(
+                            on: serial,
+                            (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } }
+                        )
+                    }
+                    .then(on: serial) { sizes in int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +) }
+            }
+        }
+        return try wait(total, "QX workflow")
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial
+        var total = QXPromise(fulfilledWith: 0, on: serial)
+        for order in 0..<inputs.size {
+            total = total.then(on: serial) { sum in
+                call { order }
+                    .then(on: serial) { order in
+                        if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
+                        return call { int(order) }
+                    }
+                    .then(on: serial) { paid in call { int(paid) } }
+                    .then(on: serial) { _ in int(sum) + Services.paidScore }
+                    .catch(on: serial) { _ in int(sum) + Services.declinedScore }
+            }
+        }
+        return try wait(total, "QX checkout")
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

@@ -19,167 +19,200 @@ struct SwiftConcurrencyContender: Contender {
 
     private let io = DispatchQueue(label: "compare.swift.io", attributes: .concurrent)
 
-    func supports(_ scenario: Scenario) -> Bool { true }
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, blocks: 3) },
+            .concurrent: concurrent,
+            .fanOut: fanOut,
+            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .first: first,
+            .workflow: { inputs, _ in try workflow(inputs) },
+            .checkout: { inputs, _ in try checkout(inputs) },
+            .cancel: cancel,
+        ]
+    }
 
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+        let n = inputs.size
+        return try blockingAwait("Swift single") {
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<n {
+                    group.addTask {
+                        var value = 1
+                        for _ in 0..<blocks { value += 1 }
+                        return value
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+        }
+    }
+
+    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let slots = (0..<inputs.size).map { _ in AsyncSlot() }
+        let done = Countdown(inputs.size)
+        let registered = Countdown(inputs.size)
+        for slot in slots {
+            Task {
+                registered.tick(0)
+                if let value = try? await slot.value { done.tick(value * 2) }
+            }
+        }
+        _ = try registered.sum("Swift concurrent: tasks started")
+        clock.markBuilt()
+        for (index, slot) in slots.enumerated() { slot.settle(.success(index)) }
+        return try done.sum("Swift concurrent")
+    }
+
+    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let root = AsyncSlot()
+        let done = Countdown(inputs.size)
+        let registered = Countdown(inputs.size)
+        for _ in 0..<inputs.size {
+            Task {
+                registered.tick(0)
+                if let value = try? await root.value { done.tick(value) }
+            }
+        }
+        _ = try registered.sum("Swift fan-out: tasks started")
+        clock.markBuilt()
+        root.settle(.success(1))
+        return try done.sum("Swift fan-out")
+    }
+
+    /// `chain` (the root succeeds) and `errors` (it fails and every link rethrows).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let root = AsyncSlot()
+        var last = Task<Int, any Error> { try await root.value }
+        for _ in 0..<inputs.size {
+            let previous = last
+            last = Task { try await previous.value + 1 }
+        }
+        clock.markBuilt()
+        root.settle(rejecting ? .failure(ChainError(code: Scenario.errorCode)) : .success(0))
+        let tail = last
+        return try blockingAwait("Swift chain") {
+            do { return try await tail.value } catch let error as ChainError { return error.code } catch {
+                return -1
+            }
+        }
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let slots = (0..<n).map { _ in AsyncSlot() }
+        let result = Handoff<Int>()
+        Task {
+            let values = await withTaskGroup(of: (Int, Int).self) { group in
+                for (index, slot) in slots.enumerated() {
+                    group.addTask { (index, (try? await slot.value) ?? -1) }
+                }
+                var values = [Int](repeating: -1, count: n)
+                for await (index, value) in group { values[index] = value }
+                return values
+            }
+            result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+        }
+        clock.markBuilt()
+        for index in inputs.order { slots[index].settle(.success(index)) }
+        return try result.take("Swift all")
+    }
+
+    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        // A task group returns the first child to finish; the others must still finish before
+        // the group returns, so they are settled with an error once the winner is known.
+        let slots = (0..<inputs.size).map { _ in AsyncSlot() }
+        let winnerKnown = Handoff<Int>()
+        let result = Handoff<Int>()
+        Task {
+            let winner = await withTaskGroup(of: Int?.self) { group in
+                for slot in slots { group.addTask { try? await slot.value } }
+                var winner = -1
+                for await value in group {
+                    if let value {
+                        winner = value
+                        break
+                    }
+                }
+                winnerKnown.put(winner)
+                group.cancelAll()
+                return winner
+            }
+            result.put(winner)
+        }
+        clock.markBuilt()
+        let winner = Scenario.firstWinner(size: inputs.size)
+        slots[winner].settle(.success(winner))
+        _ = try winnerKnown.take("Swift first: winner")
+        for (index, slot) in slots.enumerated() where index != winner { slot.settle(.failure(CancellationError())) }
+        return try result.take("Swift first")
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
         let n = inputs.size
         let io = self.io
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            return try blockingAwait("Swift single") {
-                await withTaskGroup(of: Int.self) { group in
-                    for _ in 0..<n {
-                        group.addTask {
-                            var value = 1
-                            for _ in 0..<blocks { value += 1 }
-                            return value
-                        }
+        return try blockingAwait("Swift workflow") {
+            var total = 0
+            for user in 0..<n {
+                let found = await Self.call(on: io) { user }
+                let contacts = await Self.call(on: io) { Services.contacts(of: found) }
+                total += await withTaskGroup(of: Int.self) { group in
+                    for contact in contacts {
+                        group.addTask { await Self.call(on: io) { Services.avatarSize(of: contact) } }
                     }
                     return await group.reduce(0, +)
                 }
             }
-        case .concurrent:
-            let slots = (0..<n).map { _ in AsyncSlot() }
-            let done = Countdown(n)
-            let registered = Countdown(n)
-            for slot in slots {
-                Task {
-                    registered.tick(0)
-                    if let value = try? await slot.value { done.tick(value * 2) }
-                }
-            }
-            _ = try registered.sum("Swift concurrent: tasks started")
-            clock.markBuilt()
-            for (index, slot) in slots.enumerated() { slot.settle(.success(index)) }
-            return try done.sum("Swift concurrent")
-        case .fanOut:
-            let root = AsyncSlot()
-            let done = Countdown(n)
-            let registered = Countdown(n)
-            for _ in 0..<n {
-                Task {
-                    registered.tick(0)
-                    if let value = try? await root.value { done.tick(value) }
-                }
-            }
-            _ = try registered.sum("Swift fan-out: tasks started")
-            clock.markBuilt()
-            root.settle(.success(1))
-            return try done.sum("Swift fan-out")
-        case .chain, .errors:
-            let root = AsyncSlot()
-            var last = Task<Int, any Error> { try await root.value }
-            for _ in 0..<n {
-                let previous = last
-                last = Task { try await previous.value + 1 }
-            }
-            clock.markBuilt()
-            root.settle(scenario == .chain ? .success(0) : .failure(ChainError(code: Scenario.errorCode)))
-            let tail = last
-            return try blockingAwait("Swift chain") {
-                do { return try await tail.value } catch let error as ChainError { return error.code } catch {
-                    return -1
-                }
-            }
-        case .all:
-            let slots = (0..<n).map { _ in AsyncSlot() }
-            let result = Handoff<Int>()
-            Task {
-                let values = await withTaskGroup(of: (Int, Int).self) { group in
-                    for (index, slot) in slots.enumerated() {
-                        group.addTask { (index, (try? await slot.value) ?? -1) }
-                    }
-                    var values = [Int](repeating: -1, count: n)
-                    for await (index, value) in group { values[index] = value }
-                    return values
-                }
-                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
-            }
-            clock.markBuilt()
-            for index in inputs.order { slots[index].settle(.success(index)) }
-            return try result.take("Swift all")
-        case .first:
-            // A task group returns the first child to finish; the others must still finish before
-            // the group returns, so they are settled with an error once the winner is known.
-            let slots = (0..<n).map { _ in AsyncSlot() }
-            let winnerKnown = Handoff<Int>()
-            let result = Handoff<Int>()
-            Task {
-                let winner = await withTaskGroup(of: Int?.self) { group in
-                    for slot in slots { group.addTask { try? await slot.value } }
-                    var winner = -1
-                    for await value in group {
-                        if let value {
-                            winner = value
-                            break
-                        }
-                    }
-                    winnerKnown.put(winner)
-                    group.cancelAll()
-                    return winner
-                }
-                result.put(winner)
-            }
-            clock.markBuilt()
-            let winner = Scenario.firstWinner(size: n)
-            slots[winner].settle(.success(winner))
-            _ = try winnerKnown.take("Swift first: winner")
-            for (index, slot) in slots.enumerated() where index != winner { slot.settle(.failure(CancellationError())) }
-            return try result.take("Swift first")
-        case .workflow:
-            return try blockingAwait("Swift workflow") {
-                var total = 0
-                for user in 0..<n {
-                    let found = await Self.call(on: io) { user }
-                    let contacts = await Self.call(on: io) { Services.contacts(of: found) }
-                    total += await withTaskGroup(of: Int.self) { group in
-                        for contact in contacts {
-                            group.addTask { await Self.call(on: io) { Services.avatarSize(of: contact) } }
-                        }
-                        return await group.reduce(0, +)
-                    }
-                }
-                return total
-            }
-        case .checkout:
-            return try blockingAwait("Swift checkout") {
-                var total = 0
-                for order in 0..<n {
-                    do {
-                        let placed = await Self.call(on: io) { order }
-                        let paid = try await Self.call(on: io) { () throws -> Int in
-                            if Services.paymentFails(order: placed) { throw Services.PaymentDeclined() }
-                            return placed
-                        }
-                        _ = await Self.call(on: io) { paid }
-                        total += Services.paidScore
-                    } catch {
-                        total += Services.declinedScore
-                    }
-                }
-                return total
-            }
-        case .cancel:
-            let midway = Midway()
-            let task = Task { () -> (cancelled: Bool, steps: Int) in
-                for step in 0..<Scenario.cancelSteps {
-                    if Task.isCancelled { return (true, step) }
-                    _ = await Self.call(on: io) {
-                        if step == Scenario.cancelAt { midway.reached() }
-                        return step
-                    }
-                }
-                return (false, Scenario.cancelSteps)
-            }
-            try midway.cancel("Swift cancel") {
-                clock.restart()
-                task.cancel()
-            }
-            let outcome = try blockingAwait("Swift cancel") { await task.value }
-            clock.record("stepsRun", Double(outcome.steps))
-            return outcome.cancelled ? 1 : 0
+            return total
         }
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        let n = inputs.size
+        let io = self.io
+        return try blockingAwait("Swift checkout") {
+            var total = 0
+            for order in 0..<n {
+                do {
+                    let placed = await Self.call(on: io) { order }
+                    let paid = try await Self.call(on: io) { () throws -> Int in
+                        if Services.paymentFails(order: placed) { throw Services.PaymentDeclined() }
+                        return placed
+                    }
+                    _ = await Self.call(on: io) { paid }
+                    total += Services.paidScore
+                } catch {
+                    total += Services.declinedScore
+                }
+            }
+            return total
+        }
+    }
+
+    private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let io = self.io
+        let midway = Midway()
+        let task = Task { () -> (cancelled: Bool, steps: Int) in
+            for step in 0..<Scenario.cancelSteps {
+                if Task.isCancelled { return (true, step) }
+                _ = await Self.call(on: io) {
+                    if step == Scenario.cancelAt { midway.reached() }
+                    return step
+                }
+            }
+            return (false, Scenario.cancelSteps)
+        }
+        try midway.cancel("Swift cancel") {
+            clock.restart()
+            task.cancel()
+        }
+        let outcome = try blockingAwait("Swift cancel") { await task.value }
+        clock.record("stepsRun", Double(outcome.steps))
+        return outcome.cancelled ? 1 : 0
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

@@ -229,8 +229,8 @@ func floorAll<Value: Sendable, Policy: FloorPolicy>(
 ///
 /// Not generic itself: a generic contender is called through its protocol witness unspecialised,
 /// and would measure the generic runtime instead of the prototype (it did: 6 allocations per link
-/// instead of 3). Each variant calls `FloorRunner` with its concrete policy, which the optimiser
-/// specialises.
+/// instead of 3). Each variant takes its scenarios from `FloorRunner` with its concrete policy,
+/// which the optimiser specialises.
 struct FloorContender: Contender {
     enum Variant { case contract, withCasts, bare, nodes }
 
@@ -243,17 +243,12 @@ struct FloorContender: Contender {
         info = ContenderInfo(name: name, kind: .baseline, summary: summary)
     }
 
-    func supports(_ scenario: Scenario) -> Bool {
-        if variant == .nodes { return NodeRunner.scenarios.contains(scenario) }
-        return [.single, .single2, .single3, .concurrent, .chain, .errors, .fanOut, .all].contains(scenario)
-    }
-
-    func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock) throws -> Int {
+    var scenarios: [Scenario: ScenarioRun] {
         switch variant {
-        case .contract: try FloorRunner<FloorContract>.run(scenario, inputs, clock: clock, queues)
-        case .withCasts: try FloorRunner<FloorWithCasts>.run(scenario, inputs, clock: clock, queues)
-        case .bare: try FloorRunner<FloorBare>.run(scenario, inputs, clock: clock, queues)
-        case .nodes: try NodeRunner.run(scenario, inputs, clock: clock, queues)
+        case .contract: FloorRunner<FloorContract>.scenarios(queues)
+        case .withCasts: FloorRunner<FloorWithCasts>.scenarios(queues)
+        case .bare: FloorRunner<FloorBare>.scenarios(queues)
+        case .nodes: NodeRunner.scenarios(queues)
         }
     }
 
@@ -276,55 +271,76 @@ struct FloorQueues: Sendable {
 enum FloorRunner<Policy: FloorPolicy> {
     typealias Promise = FloorPromise<Int, Policy>
 
-    static func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock, _ queues: FloorQueues) throws -> Int {
+    static func scenarios(_ queues: FloorQueues) -> [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, queues, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, queues, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, queues, blocks: 3) },
+            .concurrent: { inputs, clock in try concurrent(inputs, clock, queues) },
+            .fanOut: { inputs, clock in try fanOut(inputs, clock, queues) },
+            .chain: { inputs, clock in try chain(inputs, clock, queues, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, queues, rejecting: true) },
+            .all: { inputs, clock in try all(inputs, clock, queues) },
+        ]
+    }
+
+    private static func single(_ inputs: Inputs, _ queues: FloorQueues, blocks: Int) throws -> Int {
+        let serial = queues.serial
+        let done = Countdown(inputs.size)
+        for _ in 0..<inputs.size {
+            var promise = Promise(1)
+            for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
+            promise.then(on: serial) { done.tick($0 + 1) }
+        }
+        return try done.sum("floor single")
+    }
+
+    private static func concurrent(_ inputs: Inputs, _ clock: PhaseClock, _ queues: FloorQueues) throws -> Int {
+        let done = Countdown(inputs.size)
+        let promises = (0..<inputs.size).map { _ in Promise() }
+        for promise in promises { promise.then(on: queues.concurrent) { done.tick($0 * 2) } }
+        clock.markBuilt()
+        for (index, promise) in promises.enumerated() { promise.resolve(index) }
+        return try done.sum("floor concurrent")
+    }
+
+    private static func fanOut(_ inputs: Inputs, _ clock: PhaseClock, _ queues: FloorQueues) throws -> Int {
+        let serial = queues.serial
+        let done = Countdown(inputs.size)
+        let root = Promise()
+        for _ in 0..<inputs.size { root.then(on: serial) { done.tick($0) } }
+        clock.markBuilt()
+        root.resolve(1)
+        return try done.sum("floor fan-out")
+    }
+
+    /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
+    private static func chain(
+        _ inputs: Inputs, _ clock: PhaseClock, _ queues: FloorQueues, rejecting: Bool
+    ) throws -> Int {
+        let serial = queues.serial
+        let root = Promise()
+        var last = root
+        for _ in 0..<inputs.size { last = last.then(on: serial) { $0 + 1 } }
+        let result = Handoff<Int>()
+        last.then(on: serial) { result.put($0) }
+            .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
+        clock.markBuilt()
+        if rejecting { root.reject(ChainError(code: Scenario.errorCode)) } else { root.resolve(0) }
+        return try result.take("floor chain")
+    }
+
+    private static func all(_ inputs: Inputs, _ clock: PhaseClock, _ queues: FloorQueues) throws -> Int {
         let n = inputs.size
         let serial = queues.serial
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            for _ in 0..<n {
-                var promise = Promise(1)
-                for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
-                promise.then(on: serial) { done.tick($0 + 1) }
-            }
-            return try done.sum("floor single")
-        case .concurrent:
-            let done = Countdown(n)
-            let promises = (0..<n).map { _ in Promise() }
-            for promise in promises { promise.then(on: queues.concurrent) { done.tick($0 * 2) } }
-            clock.markBuilt()
-            for (index, promise) in promises.enumerated() { promise.resolve(index) }
-            return try done.sum("floor concurrent")
-        case .fanOut:
-            let done = Countdown(n)
-            let root = Promise()
-            for _ in 0..<n { root.then(on: serial) { done.tick($0) } }
-            clock.markBuilt()
-            root.resolve(1)
-            return try done.sum("floor fan-out")
-        case .all:
-            let promises = (0..<n).map { _ in Promise() }
-            let result = Handoff<Int>()
-            floorAll(on: serial, promises).then(on: serial) { values in
-                result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
-            }
-            clock.markBuilt()
-            for index in inputs.order { promises[index].resolve(index) }
-            return try result.take("floor all")
-        case .chain, .errors:
-            let root = Promise()
-            var last = root
-            for _ in 0..<n { last = last.then(on: serial) { $0 + 1 } }
-            let result = Handoff<Int>()
-            last.then(on: serial) { result.put($0) }
-                .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
-            clock.markBuilt()
-            if scenario == .chain { root.resolve(0) } else { root.reject(ChainError(code: Scenario.errorCode)) }
-            return try result.take("floor chain")
-        default:
-            return -1
+        let promises = (0..<n).map { _ in Promise() }
+        let result = Handoff<Int>()
+        floorAll(on: serial, promises).then(on: serial) { values in
+            result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
         }
+        clock.markBuilt()
+        for index in inputs.order { promises[index].resolve(index) }
+        return try result.take("floor all")
     }
 
     static func holdPending(count: Int, meter: AllocationMeter, _ queues: FloorQueues) throws -> () throws -> Void {

@@ -166,45 +166,56 @@ final class CatchNode<Value: Sendable>: NodePromise<Value>, @unchecked Sendable 
 enum NodeRunner {
     typealias Promise = NodePromise<Int>
 
-    static let scenarios: Set<Scenario> = [.single, .single2, .single3, .chain, .errors, .fanOut]
+    static func scenarios(_ queues: FloorQueues) -> [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, queues, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, queues, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, queues, blocks: 3) },
+            .fanOut: { inputs, clock in try fanOut(inputs, clock, queues) },
+            .chain: { inputs, clock in try chain(inputs, clock, queues, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, queues, rejecting: true) },
+        ]
+    }
 
-    static func run(_ scenario: Scenario, _ inputs: Inputs, clock: PhaseClock, _ queues: FloorQueues) throws -> Int {
-        let n = inputs.size
+    private static func single(_ inputs: Inputs, _ queues: FloorQueues, blocks: Int) throws -> Int {
         let serial = queues.serial
-        switch scenario {
-        case .single, .single2, .single3:
-            let blocks = scenario == .single ? 1 : scenario == .single2 ? 2 : 3
-            let done = Countdown(n)
-            for _ in 0..<n {
-                var promise = Promise(1)
-                for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
-                promise.then(on: serial) { done.tick($0 + 1) }
-            }
-            return try done.sum("floor-nodes single")
-        case .fanOut:
-            let done = Countdown(n)
-            let root = Promise()
-            for _ in 0..<n { root.then(on: serial) { done.tick($0) } }
-            clock.markBuilt()
-            root.resolve(1)
-            return try done.sum("floor-nodes fan-out")
-        case .chain, .errors:
-            let root = Promise()
-            var last = root
-            for _ in 0..<n { last = last.then(on: serial) { $0 + 1 } }
-            let result = Handoff<Int>()
-            last.then(on: serial) { result.put($0) }
-                .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
-            clock.markBuilt()
-            if scenario == .chain {
-                root.resolve(0)
-            } else {
-                root.settle(.failure(ChainError(code: Scenario.errorCode)))
-            }
-            return try result.take("floor-nodes chain")
-        default:
-            return -1
+        let done = Countdown(inputs.size)
+        for _ in 0..<inputs.size {
+            var promise = Promise(1)
+            for _ in 0..<blocks - 1 { promise = promise.then(on: serial) { $0 + 1 } }
+            promise.then(on: serial) { done.tick($0 + 1) }
         }
+        return try done.sum("floor-nodes single")
+    }
+
+    private static func fanOut(_ inputs: Inputs, _ clock: PhaseClock, _ queues: FloorQueues) throws -> Int {
+        let serial = queues.serial
+        let done = Countdown(inputs.size)
+        let root = Promise()
+        for _ in 0..<inputs.size { root.then(on: serial) { done.tick($0) } }
+        clock.markBuilt()
+        root.resolve(1)
+        return try done.sum("floor-nodes fan-out")
+    }
+
+    /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
+    private static func chain(
+        _ inputs: Inputs, _ clock: PhaseClock, _ queues: FloorQueues, rejecting: Bool
+    ) throws -> Int {
+        let serial = queues.serial
+        let root = Promise()
+        var last = root
+        for _ in 0..<inputs.size { last = last.then(on: serial) { $0 + 1 } }
+        let result = Handoff<Int>()
+        last.then(on: serial) { result.put($0) }
+            .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
+        clock.markBuilt()
+        if rejecting {
+            root.settle(.failure(ChainError(code: Scenario.errorCode)))
+        } else {
+            root.resolve(0)
+        }
+        return try result.take("floor-nodes chain")
     }
 
     static func holdPending(count: Int, meter: AllocationMeter, _ queues: FloorQueues) throws -> () throws -> Void {
