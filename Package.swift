@@ -5,8 +5,8 @@
 // design and the registry of designs; `ConformanceTests/` holds the Promises/A+ suite (written once)
 // and the per-design tests; `Benchmarks/` holds the `compare` tool.
 //
-// Only the benchmark tool depends on packages (argument parsing, SwiftNIO as a peer, an allocation
-// counter); the implementation modules depend on the toolchain alone.
+// Only the benchmark tool depends on packages (argument parsing, SwiftNIO and OpenCombine as peers,
+// an allocation counter); the implementation modules depend on the toolchain alone.
 import PackageDescription
 
 /// Every target is compiled in the Swift 6 language mode (complete strict concurrency).
@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // `swift package generate-documentation` (the modules' DocC catalogs); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -163,6 +164,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Benchmarks/compare",

@@ -131,7 +131,7 @@ public struct MachineInfo: Codable, Equatable, Sendable {
 public enum ContenderKind: String, Codable, Equatable, Sendable {
     /// A floor: the same work with no promise at all (direct calls, raw GCD).
     case baseline
-    /// A production peer: Swift structured concurrency, SwiftNIO's futures.
+    /// A production peer: Swift structured concurrency, SwiftNIO's futures, Combine's `Future`.
     case peer
     /// One of the project's designs.
     case design

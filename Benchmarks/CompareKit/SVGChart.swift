@@ -33,11 +33,12 @@ public enum SVGChart {
     }
 
     enum Marker: CaseIterable {
-        case circle, square, triangleUp, diamond, triangleDown, cross, plus, star
+        case circle, square, triangleUp, diamond, triangleDown, cross, plus, star, ring
     }
 
     /// Styles in series order: the colour-blind-safe Okabe–Ito colours without its yellow (too pale
-    /// on white), then grey, each with its own marker; every other series dashed.
+    /// on white), then grey and Paul Tol's wine, each with its own marker; every other series
+    /// dashed. One per contender of a full run (nine), so no two series of a chart share a style.
     static let styles: [Style] = [
         Style(color: "#000000", marker: .circle, dash: nil),
         Style(color: "#E69F00", marker: .square, dash: "6 3"),
@@ -47,6 +48,7 @@ public enum SVGChart {
         Style(color: "#0072B2", marker: .cross, dash: "2 3"),
         Style(color: "#CC79A7", marker: .plus, dash: nil),
         Style(color: "#7F7F7F", marker: .star, dash: "8 3 2 3"),
+        Style(color: "#882255", marker: .ring, dash: nil),
     ]
 
     static func style(_ index: Int) -> Style { styles[index % styles.count] }
@@ -274,6 +276,9 @@ public enum SVGChart {
                 return (radius * cos(angle), radius * sin(angle))
             }
             return polygon(points)
+        case .ring:
+            return
+                "  <circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(f(r))\" fill=\"white\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
         }
     }
 

@@ -2,6 +2,8 @@ import DesignRegistry
 import Foundation
 import Testing
 
+@testable import CompareKit
+
 /// The `compare` command line, run as the built tool (the debug build next to this test bundle):
 /// its help names every option, and a narrowed run may not replace the committed reports. Neither
 /// measures anything, so the debug build answers itself.
@@ -50,17 +52,33 @@ struct CompareCommandTests {
         #expect(output.contains("would replace the full report"))
     }
 
-    @Test("every registered design is a contender, under its name")
-    func everyDesignIsAContender() throws {
+    /// The contenders `compare --help` lists, in report order.
+    static func listedContenders() throws -> [String] {
         let (_, help) = try Self.runCompare(["--help"])
         let flattened = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let contenders = try #require(
+        let list = try #require(
             flattened.range(of: "Run only this contender (repeatable): ").map { flattened[$0.upperBound...] }?
-                .components(separatedBy: "GCD always runs").first)
+                .components(separatedBy: ". GCD always runs").first)
+        return list.components(separatedBy: ", ")
+    }
+
+    @Test("every registered design is a contender, under its name")
+    func everyDesignIsAContender() throws {
+        let contenders = try Self.listedContenders()
         for design in Design.allCases {
-            #expect(
-                contenders.contains("\(design.rawValue),") || contenders.contains("\(design.rawValue)."), "\(design)")
+            #expect(contenders.contains(design.rawValue), "\(design) in \(contenders)")
         }
+    }
+
+    @Test("the peers are SwiftNIO, Combine and Swift concurrency, and every contender has a chart style of its own")
+    func peersAndStyles() throws {
+        let contenders = try Self.listedContenders()
+        for peer in ["NIO", "Combine", "Swift concurrency"] {
+            #expect(contenders.contains(peer), "\(peer) in \(contenders)")
+        }
+        #expect(
+            contenders.count <= SVGChart.styles.count,
+            "\(contenders.count) contenders share \(SVGChart.styles.count) styles")
     }
 
     @Test("render and conformance take only --output: a benchmark option there is refused, not ignored")

@@ -30,7 +30,7 @@ typealias ScenarioRun = (Inputs, PhaseClock) throws -> Int
 /// Every contender, in the column order of the report: floors, peers, then every registered
 /// design, in `Design` order.
 let allContenders: [any Contender] =
-    [DirectContender(), GCDContender(), SwiftConcurrencyContender(), NIOContender()]
+    [DirectContender(), GCDContender(), SwiftConcurrencyContender(), NIOContender(), CombineContender()]
     + Design.allCases.map(contender(for:))
 
 /// The contender that measures `design`. The switch is exhaustive: a design added to `Design`

@@ -81,7 +81,8 @@ enum Scenario: String, CaseIterable, Sendable {
             return "A 1,000-step serial task whose every step is a queue hop, cancelled from the benchmark thread "
                 + "when step 500 runs. Timed from `cancel()` to the final callback; `stepsRun` says how many steps "
                 + "still ran (1,000 minus it were avoided). Only QN has cancellation among the designs; the "
-                + "baselines are a GCD chain that checks a flag and a Swift `Task` that checks `isCancelled`."
+                + "baselines are a GCD chain that checks a flag and a Swift `Task` that checks `isCancelled`; "
+                + "Combine cancels a `flatMap` of `Future`s through its `AnyCancellable`, synchronously."
         }
     }
 

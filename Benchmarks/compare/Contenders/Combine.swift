@@ -1,0 +1,306 @@
+import CompareKit
+import Dispatch
+import OpenCombine
+import OpenCombineDispatch
+
+/// The Combine peer: `Future`, Combine's one promise type, through OpenCombine (the Combine API
+/// on Linux), written the way Combine code is.
+///
+/// A `Future` runs its closure at once and keeps its value for every later subscriber, so a
+/// pending promise is a `Future` whose `promise` closure is kept (``pending(_:)``). Work is moved
+/// to a queue with `receive(on:)` (OpenCombineDispatch's scheduler), and operators after it run
+/// in that same callback: two or three chained blocks are one hop, as a Combine user writes them.
+/// OpenCombine has no `MergeMany`: merging many futures is `sequence.publisher.flatMap`, its
+/// equivalent. A promise chain built in a loop is a `Future` per link fed by a `sink` on the previous one
+/// (``link(_:on:_:keeping:)``); the operator form (`map` on a type-erased publisher, 100,000
+/// deep) subscribes recursively and overflows the stack. Every `sink`'s `AnyCancellable` is kept
+/// until the run ends: Combine cancels a subscription whose `AnyCancellable` is dropped.
+///
+/// Combine cancels: `cancel` is a 1,000-step `flatMap` over `Future`s cancelled through its
+/// `AnyCancellable`. Cancelling is synchronous (the subscription is torn down inside `cancel()`,
+/// and `handleEvents(receiveCancel:)` is its last callback), so its latency is the call itself.
+struct CombineContender: Contender {
+    let info = ContenderInfo(
+        name: "Combine",
+        kind: .peer,
+        summary:
+            "OpenCombine's `Future` (the Combine API on Linux): `receive(on:)` a dispatch queue, `sink`, `flatMap`, `collect`, `first`"
+    )
+
+    private let serial = DispatchQueue(label: "compare.combine.serial")
+    /// `concurrent`'s queues: `receive(on:)` needs a serial scheduler (it schedules a value and
+    /// the completion after it as two blocks, which a concurrent queue may run in either order,
+    /// and a `sink` told "finished" first drops the value: the first try lost callbacks). So the
+    /// work goes to two serial queues on one concurrent queue, in turn, as NIO's contender spreads
+    /// it over a two-thread event-loop group.
+    private let concurrentLanes: [DispatchQueue]
+    private let io = DispatchQueue(label: "compare.combine.io", attributes: .concurrent)
+
+    init() {
+        let concurrent = DispatchQueue(label: "compare.combine.concurrent", attributes: .concurrent)
+        concurrentLanes = (0..<2).map { DispatchQueue(label: "compare.combine.concurrent.\($0)", target: concurrent) }
+    }
+
+    var scenarios: [Scenario: ScenarioRun] {
+        [
+            .single: { inputs, _ in try single(inputs, blocks: 1) },
+            .single2: { inputs, _ in try single(inputs, blocks: 2) },
+            .single3: { inputs, _ in try single(inputs, blocks: 3) },
+            .concurrent: concurrent,
+            .fanOut: fanOut,
+            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
+            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
+            .all: all,
+            .first: first,
+            .workflow: { inputs, _ in try workflow(inputs) },
+            .checkout: { inputs, _ in try checkout(inputs) },
+            .cancel: cancel,
+        ]
+    }
+
+    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+        let serial = self.serial.ocombine
+        let done = Countdown(inputs.size)
+        var subscriptions: [AnyCancellable] = []
+        subscriptions.reserveCapacity(inputs.size)
+        for _ in 0..<inputs.size {
+            let future = Future<Int, Never> { $0(.success(1)) }.receive(on: serial)
+            switch blocks {
+            case 1:
+                future.sink { done.tick($0 + 1) }.store(in: &subscriptions)
+            case 2:
+                future.map { $0 + 1 }.sink { done.tick($0 + 1) }.store(in: &subscriptions)
+            default:
+                future.map { $0 + 1 }.map { $0 + 1 }.sink { done.tick($0 + 1) }.store(in: &subscriptions)
+            }
+        }
+        return try withExtendedLifetime(subscriptions) { try done.sum("Combine single") }
+    }
+
+    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let pendings = (0..<inputs.size).map { _ in pending(Int.self) }
+        var subscriptions: [AnyCancellable] = []
+        subscriptions.reserveCapacity(inputs.size)
+        for (index, (future, _)) in pendings.enumerated() {
+            future.receive(on: concurrentLanes[index % concurrentLanes.count].ocombine)
+                .sink(receiveCompletion: { _ in }) { done.tick($0 * 2) }
+                .store(in: &subscriptions)
+        }
+        clock.markBuilt()
+        for (index, (_, promise)) in pendings.enumerated() { promise(.success(index)) }
+        return try withExtendedLifetime(subscriptions) { try done.sum("Combine concurrent") }
+    }
+
+    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let done = Countdown(inputs.size)
+        let (root, fulfil) = pending(Int.self)
+        var subscriptions: [AnyCancellable] = []
+        subscriptions.reserveCapacity(inputs.size)
+        for _ in 0..<inputs.size {
+            root.receive(on: serial.ocombine).sink(receiveCompletion: { _ in }) { done.tick($0) }
+                .store(in: &subscriptions)
+        }
+        clock.markBuilt()
+        fulfil(.success(1))
+        return try withExtendedLifetime(subscriptions) { try done.sum("Combine fan-out") }
+    }
+
+    /// `chain` (the root fulfils) and `errors` (it fails and every link passes the failure on).
+    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+        let (root, settle) = pending(Int.self)
+        var subscriptions: [AnyCancellable] = []
+        subscriptions.reserveCapacity(inputs.size + 1)
+        var last = root
+        for _ in 0..<inputs.size { last = link(last, on: serial, { $0 + 1 }, keeping: &subscriptions) }
+        let result = Handoff<Int>()
+        last.receive(on: serial.ocombine)
+            .sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { result.put((error as? ChainError)?.code ?? -1) }
+                },
+                receiveValue: { result.put($0) }
+            )
+            .store(in: &subscriptions)
+        clock.markBuilt()
+        settle(rejecting ? .failure(ChainError(code: Scenario.errorCode)) : .success(0))
+        return try withExtendedLifetime(subscriptions) { try result.take("Combine chain") }
+    }
+
+    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let n = inputs.size
+        let pendings = (0..<n).map { _ in pending(Int.self) }
+        let result = Handoff<Int>()
+        // Combine has no `all` that keeps input order: merging delivers in settling order, so
+        // each value carries its index and the collected pairs are put back in order.
+        let subscription = pendings.enumerated().publisher
+            .flatMap { index, pending in pending.future.map { (index: index, value: $0) } }
+            .collect()
+            .receive(on: serial.ocombine)
+            .sink(receiveCompletion: { _ in }) { pairs in
+                var values = [Int](repeating: -1, count: pairs.count)
+                for pair in pairs { values[pair.index] = pair.value }
+                result.put(values.count == n && values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
+            }
+        clock.markBuilt()
+        for index in inputs.order { pendings[index].promise(.success(index)) }
+        return try withExtendedLifetime(subscription) { try result.take("Combine all") }
+    }
+
+    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let pendings = (0..<inputs.size).map { _ in pending(Int.self) }
+        let result = Handoff<Int>()
+        let subscription = pendings.publisher
+            .flatMap(\.future)
+            .first()
+            .receive(on: serial.ocombine)
+            .sink(receiveCompletion: { _ in }) { result.put($0) }
+        clock.markBuilt()
+        let winner = Scenario.firstWinner(size: inputs.size)
+        pendings[winner].promise(.success(winner))
+        return try withExtendedLifetime(subscription) { try result.take("Combine first") }
+    }
+
+    private func workflow(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial.ocombine
+        var total = Just(0).eraseToAnyPublisher()
+        for user in 0..<inputs.size {
+            total = total.flatMap { sum in
+                call { user }
+                    .receive(on: serial)
+                    .flatMap { user in call { Services.contacts(of: user) } }
+                    .receive(on: serial)
+                    .flatMap { contacts in
+                        contacts.publisher.flatMap { contact in call { Services.avatarSize(of: contact) } }.collect()
+                    }
+                    .receive(on: serial)
+                    .map { sizes in sum + sizes.reduce(0, +) }
+            }
+            .eraseToAnyPublisher()
+        }
+        return try wait(total, "Combine workflow")
+    }
+
+    private func checkout(_ inputs: Inputs) throws -> Int {
+        let serial = self.serial.ocombine
+        var total = Just(0).eraseToAnyPublisher()
+        for order in 0..<inputs.size {
+            total = total.flatMap { sum in
+                call { order }
+                    .receive(on: serial)
+                    .flatMap { order in
+                        failableCall { () throws -> Int in
+                            if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                            return order
+                        }
+                    }
+                    .receive(on: serial)
+                    .flatMap { paid in failableCall { paid } }
+                    .receive(on: serial)
+                    .map { _ in sum + Services.paidScore }
+                    .catch { _ in Just(sum + Services.declinedScore) }
+            }
+            .eraseToAnyPublisher()
+        }
+        return try wait(total, "Combine checkout")
+    }
+
+    private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+        let serial = self.serial.ocombine
+        let midway = Midway()
+        let stepsRun = AtomicCounter()
+        let finished = Handoff<Bool>()
+        let subscription = (0..<Scenario.cancelSteps).publisher
+            .flatMap(maxPublishers: .max(1)) { step in
+                Future<Int, Never> { promise in
+                    serial.schedule {
+                        stepsRun.increment()
+                        if step == Scenario.cancelAt { midway.reached() }
+                        promise(.success(step))
+                    }
+                }
+            }
+            .handleEvents(receiveCancel: { finished.put(true) })
+            .sink(receiveCompletion: { _ in finished.put(false) }, receiveValue: { _ in })
+        try midway.cancel("Combine cancel") {
+            clock.restart()
+            subscription.cancel()
+        }
+        let cancelled = try finished.take("Combine cancel")
+        clock.record("stepsRun", Double(stepsRun.count))
+        return cancelled ? 1 : 0
+    }
+
+    func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
+        let done = Countdown(count)
+        let serial = self.serial.ocombine
+        var promises: [Future<Int, any Error>.Promise] = []
+        var subscriptions: [AnyCancellable] = []
+        promises.reserveCapacity(count)
+        subscriptions.reserveCapacity(count)
+        meter.measure {
+            for _ in 0..<count {
+                let (future, promise) = pending(Int.self)
+                promises.append(promise)
+                future.receive(on: serial).sink(receiveCompletion: { _ in }) { done.tick($0) }
+                    .store(in: &subscriptions)
+            }
+        }
+        return { [promises, subscriptions] in
+            for promise in promises { promise(.success(1)) }
+            _ = try withExtendedLifetime(subscriptions) { try done.sum("Combine pending") }
+        }
+    }
+
+    // MARK: Shapes
+
+    /// A pending `Future` and the closure that settles it. The `Future` calls its closure inside
+    /// `init`, so the `promise` is at hand when `init` returns.
+    private func pending<Output>(
+        _: Output.Type
+    ) -> (future: Future<Output, any Error>, promise: Future<Output, any Error>.Promise) {
+        var promise: Future<Output, any Error>.Promise?
+        let future = Future<Output, any Error> { promise = $0 }
+        guard let promise else { preconditionFailure("Future did not call its closure in init") }
+        return (future, promise)
+    }
+
+    /// `then` with Combine's promise: a new `Future` settled on `queue` by a `sink` on `previous`,
+    /// with `transform`'s value or `previous`'s failure. The `sink`'s `AnyCancellable` goes to
+    /// `subscriptions`.
+    private func link(
+        _ previous: Future<Int, any Error>,
+        on queue: DispatchQueue,
+        _ transform: @escaping (Int) -> Int,
+        keeping subscriptions: inout [AnyCancellable]
+    ) -> Future<Int, any Error> {
+        let (next, settle) = pending(Int.self)
+        previous.receive(on: queue.ocombine)
+            .sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { settle(.failure(error)) }
+                },
+                receiveValue: { settle(.success(transform($0))) }
+            )
+            .store(in: &subscriptions)
+        return next
+    }
+
+    /// A simulated service call: a `Future` answered on the I/O queue.
+    private func call<T>(_ answer: @escaping () -> T) -> Future<T, Never> {
+        let io = self.io.ocombine
+        return Future { promise in io.schedule { promise(.success(answer())) } }
+    }
+
+    /// A simulated service call that can fail.
+    private func failableCall<T>(_ answer: @escaping () throws -> T) -> Future<T, any Error> {
+        let io = self.io.ocombine
+        return Future { promise in io.schedule { promise(Result { try answer() }) } }
+    }
+
+    private func wait(_ publisher: AnyPublisher<Int, Never>, _ what: String) throws -> Int {
+        let result = Handoff<Int>()
+        let subscription = publisher.receive(on: serial.ocombine).sink { result.put($0) }
+        return try withExtendedLifetime(subscription) { try result.take(what) }
+    }
+}
