@@ -1,5 +1,6 @@
-import CompareKit
 import Testing
+
+@testable import CompareKit
 
 @Suite("Statistics")
 struct StatisticsTests {
@@ -115,6 +116,18 @@ struct TargetsTests {
             let limits = Targets.limits(for: design)
             #expect(Set(limits.ratios.keys).union(limits.relative.keys).isSubset(of: Targets.scenarios), "\(design)")
         }
+    }
+
+    @Test("a memory cell's mark judges the value it shows: 6.0002 allocations read 6 and meet a limit of 6")
+    func memoryCellMarksWhatItShows() {
+        let allocations = { (value: Double) in
+            MarkdownReport.memoryCell(value, limit: 6, resolution: 0.1, format: Format.decimal)
+        }
+        #expect(allocations(6.0002) == "✅ 6 (≤ 6)")
+        #expect(allocations(6.1) == "❌ 6.1 (≤ 6)")
+        #expect(
+            MarkdownReport.memoryCell(200.4, limit: 200, resolution: 1, format: Format.bytes) == "✅ 200 B (≤ 200 B)")
+        #expect(MarkdownReport.memoryCell(201, limit: 200, resolution: 1, format: Format.bytes) == "❌ 201 B (≤ 200 B)")
     }
 
     @Test("a limit is met up to the tolerance and missed beyond it")
