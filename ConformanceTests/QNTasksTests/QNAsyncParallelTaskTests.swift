@@ -119,3 +119,18 @@ struct QNAsyncParallelTaskTests {
         #expect(Set(cancelled.all) == [1, 2])
     }
 }
+
+extension QNAsyncParallelTaskTests {
+    @Test("a dropped 100,000-deep nest of parallel tasks that never started is freed without overflowing the stack")
+    func droppedUnstartedNest() {
+        var outer: QNAsyncTask<Int>? = QNAsyncManualTask<Int>(taskID: "innermost")
+        let weakInnermost = Weak(outer)
+        for _ in 0..<stressSize(100_000) {
+            outer = QNAsyncParallelTask<Int>(firstSuccessOf: [outer!])
+        }
+        let weakOuter = Weak(outer)
+        outer = nil
+        #expect(weakOuter.object == nil)
+        #expect(weakInnermost.object == nil)
+    }
+}

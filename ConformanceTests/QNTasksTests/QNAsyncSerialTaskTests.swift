@@ -358,3 +358,20 @@ struct QNAsyncSerialTaskTests {
         try await eventually("the serial task is freed") { weak.object == nil }
     }
 }
+
+extension QNAsyncSerialTaskTests {
+    @Test("a dropped 100,000-deep nest of serial tasks that never started is freed without overflowing the stack")
+    func droppedUnstartedNest() {
+        var outer: QNAsyncTask<Int>? = QNAsyncManualTask<Int>(taskID: "innermost")
+        let weakInnermost = Weak(outer)
+        for _ in 0..<stressSize(100_000) {
+            let inner = outer!
+            outer = QNAsyncSerialTask<Int>(
+                queue: .global(), buildBlocks: [{ _ in .required(inner) }], resultGenerate: { $0.count })
+        }
+        let weakOuter = Weak(outer)
+        outer = nil
+        #expect(weakOuter.object == nil)
+        #expect(weakInnermost.object == nil)
+    }
+}

@@ -34,7 +34,7 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     /// The block, until the run queued by `start` takes it out (and runs it unless the task was
     /// cancelled meanwhile), so a started task that finished no longer keeps what the block
     /// captured. A task cancelled before it was started keeps it until it is freed.
-    private let work: PromiseMutex<StoredWork?>
+    private let work: QNOneShot<StoredWork>
 
     /// A closure stored bare in the generic `PromiseMutex` is kept in its most general form,
     /// behind a reabstraction thunk allocated when it is stored and again when it is taken out;
@@ -51,18 +51,14 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     ///   - work: The block.
     public init(taskID: String? = nil, queue: DispatchQueue = .global(), _ work: @escaping Work) {
         self.queue = queue
-        self.work = PromiseMutex(StoredWork(run: work))
+        self.work = QNOneShot(StoredWork(run: work))
         super.init(identifier: taskID)
     }
 
     override func main() {
         // The queued block keeps the task alive until the work is done.
         queue.async { [self] in
-            let work = self.work.withLock { work in
-                defer { work = nil }
-                return work?.run
-            }
-            guard let work, !isCancelled else { return }
+            guard let work = self.work.take()?.run, !isCancelled else { return }
             do {
                 finish(.succeeded(try work(self)))
             } catch is CancellationError {

@@ -33,7 +33,7 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     /// waiting for an outside call) no longer keeps what the block captured, which may hold
     /// whoever will complete the task, and so the task itself. A task completed or cancelled
     /// before it was started never runs the block and keeps it until it is freed.
-    private let starter: PromiseMutex<StoredStarter?>
+    private let starter: QNOneShot<StoredStarter>
 
     /// A closure stored bare in the generic `PromiseMutex` is kept in its most general form,
     /// behind a reabstraction thunk allocated when it is stored and again when it is taken out;
@@ -49,7 +49,7 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     ///   - start: Called once, when the task is first started, on the thread that starts it.
     ///     It must not block; it launches the operation and returns.
     public init(taskID: String? = nil, start: @escaping Starter) {
-        starter = PromiseMutex(StoredStarter(run: start))
+        starter = QNOneShot(StoredStarter(run: start))
         super.init(identifier: taskID)
     }
 
@@ -59,11 +59,7 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     }
 
     override func main() {
-        let start = starter.withLock { starter in
-            defer { starter = nil }
-            return starter?.run
-        }
-        start?(self)
+        starter.take()?.run(self)
     }
 
     /// Finishes the task with `value`, unless it already finished.

@@ -43,7 +43,7 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
     /// Starts the sub-tasks; holds them until then. A one-shot slot: emptied by `main()` (or by a
     /// cancellation before the start), so the sub-tasks are not kept alive through the parallel
     /// task.
-    private let launch: PromiseMutex<StoredLaunch?>
+    private let launch: QNOneShot<StoredLaunch>
 
     /// A closure stored bare in the generic `PromiseMutex` is kept in its most general form,
     /// behind a reabstraction thunk allocated when it is stored and again when it is taken out;
@@ -53,7 +53,7 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
     }
 
     init(taskID: String?, launch: @escaping Launch) {
-        self.launch = PromiseMutex(StoredLaunch(run: launch))
+        self.launch = QNOneShot(StoredLaunch(run: launch))
         super.init(identifier: taskID)
         // Cancelled before it started: `main()` never runs, so let go of the sub-tasks here.
         onCancel { [weak self] in _ = self?.takeLaunch() }
@@ -65,10 +65,7 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
 
     /// Empties the slot; the closure is returned so it is called or freed outside the lock.
     private func takeLaunch() -> Launch? {
-        launch.withLock { slot in
-            defer { slot = nil }
-            return slot?.run
-        }
+        launch.take()?.run
     }
 
     /// The bookkeeping of one run.

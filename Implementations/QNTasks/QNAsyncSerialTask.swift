@@ -116,6 +116,18 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         super.init(identifier: taskID)
     }
 
+    deinit {
+        // The build blocks a serial task never used may hold the next level of a nest (a block
+        // returning a serial task it captured), which holds the next: freed here, a dropped
+        // 100,000-deep nest that never started would be freed recursively.
+        let unused = run.withLock { run in
+            defer { run.buildBlocks = [] }
+            return run.buildBlocks
+        }
+        guard unused.contains(where: { $0 != nil }) else { return }
+        releaseIteratively(consume unused)
+    }
+
     override func main() {
         queue.async { [self] in step(index: 0, previous: nil) }
     }

@@ -1,0 +1,29 @@
+import PromiseInterface
+
+/// What a task keeps until it uses it once (a start block, a parallel task's launch, a block
+/// task's work): taken out when used, so that a task that ran no longer holds what the closure
+/// captured; freed through `releaseIteratively` when the task goes without having used it.
+///
+/// A task that never ran may hold the next task of a nest this way (a start block or a launch
+/// that captured it), and that task the next: freed from each one's `deinit`, a dropped
+/// 100,000-deep nest that was never started overflowed the stack.
+struct QNOneShot<Value: Sendable>: ~Copyable, Sendable {
+    private let slot: PromiseMutex<Value?>
+
+    init(_ value: consuming sending Value) {
+        slot = PromiseMutex(value)
+    }
+
+    /// Takes the value out; `nil` once it was taken.
+    func take() -> Value? {
+        slot.withLock { value in
+            defer { value = nil }
+            return value
+        }
+    }
+
+    deinit {
+        guard let unused = take() else { return }
+        releaseIteratively(consume unused)
+    }
+}
