@@ -134,3 +134,29 @@ extension QNAsyncParallelTaskTests {
         #expect(weakInnermost.object == nil)
     }
 }
+
+extension QNAsyncParallelTaskTests {
+    @Test("a 100,000-deep nest of first-success tasks starts flat, and its nested error is described and freed flat")
+    func deepFirstSuccessNest() async throws {
+        let depth = stressSize(100_000)
+        var outer: QNAsyncTask<Int> = QNAsyncManualTask<Int> { $0.fail(TestError(7)) }
+        for _ in 0..<depth { outer = QNAsyncParallelTask<Int>(firstSuccessOf: [outer]) }
+        // Each level starts the one inside it from its own start: inline, 100,000 nested starts.
+        var error: QNAllFailedError? = try #require(
+            try await outcome(of: outer, timeout: longTimeout(.seconds(120))).error as? QNAllFailedError)
+        // Each level wraps the one inside it; the description names the next level only.
+        #expect(error?.description == "All 1 sub-tasks failed: [QNAllFailedError(1 sub-tasks failed)]")
+        var level = error
+        var levels = 0
+        while let inner = level?.errors.first as? QNAllFailedError {
+            level = inner
+            levels += 1
+        }
+        #expect(levels == depth - 1)
+        #expect(level?.errors.first as? TestError == TestError(7))
+        level = nil
+        // The outer task keeps its outcome, and so the nest of errors: freed with it, flat.
+        outer = QNAsyncManualTask<Int>()
+        error = nil
+    }
+}

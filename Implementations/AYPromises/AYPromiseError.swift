@@ -36,8 +36,9 @@ public enum AYPromiseError: Error, Sendable, Equatable, CustomStringConvertible 
 public struct AYAllRejectedError: LocalizedError, CustomStringConvertible {
     /// The position, in the input array, of the promise that rejected first.
     public let index: Int
-    /// Holds ``internalError``; see ``AYNestedErrors`` for why it is a class.
-    private let nested: AYNestedErrors
+    /// Holds ``internalError``: nested `all`s nest their errors, and `NestedErrors` frees a deep
+    /// nest without recursing.
+    private let nested: NestedErrors
 
     /// The error that promise rejected with (the original's `AYPromiseInternalErrorsKey`).
     public var internalError: any Error { nested.errors[0] }
@@ -45,7 +46,7 @@ public struct AYAllRejectedError: LocalizedError, CustomStringConvertible {
     /// Wraps the first rejection of an `all`.
     public init(index: Int, internalError: any Error) {
         self.index = index
-        nested = AYNestedErrors([internalError])
+        nested = NestedErrors([internalError], mayNest: isCombinatorError(internalError))
     }
 
     /// A sentence for logs and test failures: the index and the inner error, or for nested
@@ -76,15 +77,16 @@ public struct AYAllRejectedError: LocalizedError, CustomStringConvertible {
 /// The error ``AYPromise/race`` rejects with once every input has rejected: every input's error,
 /// in input order (the original's `AYPromiseInternalErrorsKey` array).
 public struct AYRaceRejectedError: LocalizedError, CustomStringConvertible {
-    /// Holds ``internalErrors``; see ``AYNestedErrors`` for why it is a class.
-    private let nested: AYNestedErrors
+    /// Holds ``internalErrors``: nested races nest their errors, and `NestedErrors` frees a deep
+    /// nest without recursing.
+    private let nested: NestedErrors
 
     /// Each input's error, in input order (not in the order they rejected).
     public var internalErrors: [any Error] { nested.errors }
 
     /// Collects the errors of a race that every input lost.
     public init(internalErrors: [any Error]) {
-        nested = AYNestedErrors(internalErrors)
+        nested = NestedErrors(internalErrors, mayNest: internalErrors.contains(where: isCombinatorError))
     }
 
     /// A sentence for logs and test failures: how many inputs rejected, and their errors in
@@ -97,32 +99,7 @@ public struct AYRaceRejectedError: LocalizedError, CustomStringConvertible {
     public var errorDescription: String? { "all promise were rejected" }
 }
 
-/// The errors a combinator error wraps, in a class so that freeing them cannot recurse deeply.
-///
-/// Combinators nest (`acc = AYPromise.all([acc, p])` in a loop), and so do their errors: the
-/// outermost error of 100,000 nested `all`s wraps 100,000 levels. Freeing that from one stack
-/// would free each level from the previous one's release, one set of frames per level, and
-/// overflow. When the errors held here are combinator errors themselves, they are let go through
-/// `releaseIteratively` instead: one level after another, as a pending promise lets go of its
-/// handlers.
-final class AYNestedErrors: Sendable {
-    /// Guards the errors; a mutex only so that `deinit` can take them out and hand over the only
-    /// reference (`releaseIteratively`): a copy would leave this object's own reference to be
-    /// released last, nested.
-    private let storage: PromiseMutex<[any Error]>
-
-    init(_ errors: [any Error]) {
-        storage = PromiseMutex(errors)
-    }
-
-    var errors: [any Error] { storage.withLock { $0 } }
-
-    deinit {
-        let errors = storage.withLock { errors in
-            defer { errors = [] }
-            return errors
-        }
-        guard errors.contains(where: { $0 is AYAllRejectedError || $0 is AYRaceRejectedError }) else { return }
-        releaseIteratively(consume errors)
-    }
+/// Whether `error` is one of AY's combinator errors, which hold errors of their own.
+private func isCombinatorError(_ error: any Error) -> Bool {
+    error is AYAllRejectedError || error is AYRaceRejectedError
 }

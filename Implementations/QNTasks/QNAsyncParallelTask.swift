@@ -60,7 +60,11 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
     }
 
     override func main() {
-        takeLaunch()?(self)
+        guard let launch = takeLaunch() else { return }
+        // Through the drain: the launch starts the sub-tasks, and a sub-task that is a parallel
+        // task launches its own from its start. Run inline, starting a 100,000-deep nest would
+        // nest 100,000 launches and overflow the stack; on the drain they run one after another.
+        QNDrain.run { launch(self) }
     }
 
     /// Empties the slot; the closure is returned so it is called or freed outside the lock.

@@ -1,3 +1,5 @@
+import PromiseInterface
+
 /// How a task ended: exactly one of these is reported, once, to every callback of a task.
 ///
 /// Unlike a promise's two outcomes, a task has three: cancellation is not an error the work
@@ -93,10 +95,26 @@ public enum QNTaskError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A first-success parallel task fails with this when every sub-task failed or was cancelled.
 public struct QNAllFailedError: Error, Sendable, CustomStringConvertible {
+    /// Holds ``errors``: first-success tasks nest, and so do their errors; `NestedErrors` frees
+    /// a deep nest without recursing.
+    private let nested: NestedErrors
+
     /// Each sub-task's error, in the order the sub-tasks were given (`CancellationError` for a
     /// sub-task that was cancelled).
-    public let errors: [any Error]
+    public var errors: [any Error] { nested.errors }
 
-    /// A sentence for logs and test failures.
-    public var description: String { "All \(errors.count) sub-tasks failed: \(errors)" }
+    init(errors: [any Error]) {
+        nested = NestedErrors(errors, mayNest: errors.contains { $0 is QNAllFailedError })
+    }
+
+    /// A sentence for logs and test failures. A sub-task's own `QNAllFailedError` is summed up,
+    /// not described: describing each level inside the previous one would recurse as deep as the
+    /// nest.
+    public var description: String {
+        let parts = errors.map { error in
+            (error as? QNAllFailedError).map { "QNAllFailedError(\($0.errors.count) sub-tasks failed)" }
+                ?? String(describing: error)
+        }
+        return "All \(errors.count) sub-tasks failed: [\(parts.joined(separator: ", "))]"
+    }
 }
