@@ -108,16 +108,9 @@ struct QNAsyncBlockTaskTests {
 extension QNAsyncBlockTaskTests {
     @Test("a dropped 100,000-deep nest of block tasks that never started is freed without overflowing the stack")
     func droppedUnstartedNest() {
-        var outer: QNAsyncBlockTask<Int>? = QNAsyncBlockTask<Int> { _ in 0 }
-        let weakInnermost = Weak(outer)
-        for _ in 0..<stressSize(100_000) {
-            let inner = outer!
-            // Each block holds the level inside it.
-            outer = QNAsyncBlockTask<Int> { _ in inner.taskID.count }
+        // Each block holds the level inside it.
+        expectDroppedNestFreed(innermost: { QNAsyncBlockTask<Int> { _ in 0 } }) { inner in
+            QNAsyncBlockTask<Int> { _ in inner.taskID.count }
         }
-        let weakOuter = Weak(outer)
-        outer = nil
-        #expect(weakOuter.object == nil)
-        #expect(weakInnermost.object == nil)
     }
 }

@@ -123,15 +123,9 @@ struct QNAsyncParallelTaskTests {
 extension QNAsyncParallelTaskTests {
     @Test("a dropped 100,000-deep nest of parallel tasks that never started is freed without overflowing the stack")
     func droppedUnstartedNest() {
-        var outer: QNAsyncTask<Int>? = QNAsyncManualTask<Int>(taskID: "innermost")
-        let weakInnermost = Weak(outer)
-        for _ in 0..<stressSize(100_000) {
-            outer = QNAsyncParallelTask<Int>(firstSuccessOf: [outer!])
+        expectDroppedNestFreed(innermost: { QNAsyncManualTask<Int>() }) { inner in
+            QNAsyncParallelTask<Int>(firstSuccessOf: [inner])
         }
-        let weakOuter = Weak(outer)
-        outer = nil
-        #expect(weakOuter.object == nil)
-        #expect(weakInnermost.object == nil)
     }
 }
 

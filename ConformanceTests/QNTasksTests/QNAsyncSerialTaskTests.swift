@@ -362,16 +362,9 @@ struct QNAsyncSerialTaskTests {
 extension QNAsyncSerialTaskTests {
     @Test("a dropped 100,000-deep nest of serial tasks that never started is freed without overflowing the stack")
     func droppedUnstartedNest() {
-        var outer: QNAsyncTask<Int>? = QNAsyncManualTask<Int>(taskID: "innermost")
-        let weakInnermost = Weak(outer)
-        for _ in 0..<stressSize(100_000) {
-            let inner = outer!
-            outer = QNAsyncSerialTask<Int>(
+        expectDroppedNestFreed(innermost: { QNAsyncManualTask<Int>() }) { inner in
+            QNAsyncSerialTask<Int>(
                 queue: .global(), buildBlocks: [{ _ in .required(inner) }], resultGenerate: { $0.count })
         }
-        let weakOuter = Weak(outer)
-        outer = nil
-        #expect(weakOuter.object == nil)
-        #expect(weakInnermost.object == nil)
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import PromiseInterface
 import QNTasks
 import TestSupport
+import Testing
 
 /// Waits for a task's outcome (starting it), with a timeout; the outcome arrives on `queue`.
 func outcome<Result: Sendable>(
@@ -87,4 +88,23 @@ extension QNTaskOutcome {
         case .cancelled: return "cancelled"
         }
     }
+}
+
+/// Builds a never-started nest of tasks, `stressSize(100_000)` levels deep, each level made by
+/// `wrap` from the one inside it, drops it, and checks that its outermost and innermost levels
+/// were freed (on this thread, at once: a nest freed recursively overflows the stack instead).
+///
+/// The innermost level comes from `makeInnermost` so that no binding here keeps it alive.
+func expectDroppedNestFreed(
+    innermost makeInnermost: () -> QNAsyncTask<Int>,
+    wrap: (QNAsyncTask<Int>) -> QNAsyncTask<Int>,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    var outer: QNAsyncTask<Int>? = makeInnermost()
+    let innermost = Weak(outer)
+    for _ in 0..<stressSize(100_000) { outer = wrap(outer!) }
+    let outermost = Weak(outer)
+    outer = nil
+    #expect(outermost.object == nil, "the outermost level", sourceLocation: sourceLocation)
+    #expect(innermost.object == nil, "the innermost level", sourceLocation: sourceLocation)
 }
