@@ -116,9 +116,7 @@ public enum MarkdownReport {
     }
 
     /// A memory cell of the targets table: "✅ 180 B (≤ 200 B)", or the measure alone when the
-    /// design has no limit.
-    /// A memory cell of the targets table: "✅ 180 B (≤ 200 B)". The mark judges the value as
-    /// shown, at `resolution`: a few allocations by another thread inside the measuring window
+    /// design has no limit. The mark judges the value as shown, at `resolution`: a few allocations by another thread inside the measuring window
     /// make 10,000 promises' 6 allocations each read 6.0002, which the cell shows as "6" and must
     /// not mark as over a limit of 6.
     static func memoryCell(

@@ -10,7 +10,7 @@ import PromiseInterface
 struct QNOneShot<Value: Sendable>: ~Copyable, Sendable {
     private let slot: PromiseMutex<Value?>
 
-    init(_ value: consuming sending Value) {
+    init(_ value: consuming Value) {
         slot = PromiseMutex(value)
     }
 

@@ -3,7 +3,7 @@ import Dispatch
 import NIOCore
 import NIOPosix
 
-/// The production peer: SwiftNIO's `EventLoopFuture` / `EventLoopPromise`, the future most Swift
+/// A production peer: SwiftNIO's `EventLoopFuture` / `EventLoopPromise`, the future most Swift
 /// server code uses.
 ///
 /// Futures are wired up on their event loop (`submit`), as NIO code does; one loop plays the serial
