@@ -240,7 +240,9 @@ public enum MarkdownReport {
         - Each scenario's result is checked before it is timed (a wrong sum, count or order aborts the run), \
         and every timed repetition is checked again.
         - Per cell: \(report.run.warmups) untimed warm-up, then \(report.run.repetitions) timed repetitions, \
-        interleaved across contenders (A B C … A B C …) so that drift on the shared machine hits all alike. \
+        interleaved across contenders, in a new seeded order each repetition (B A C … C A B …), so that drift on \
+        the shared machine hits all alike and what one contender leaves behind does not land on the same \
+        neighbour in every sample. \
         Tables give the median and the MAD (median absolute deviation, unscaled) of the time per unit, \
         with min and max; ratios divide medians by raw GCD's median on the same scenario and size.
         - Two-phase scenarios (the chain) time building and firing separately; the median column is their sum.
