@@ -148,17 +148,8 @@ struct QNAsyncTaskThenTests {
     }
 
     @Test("a dropped, never-started 100,000-link chain is freed without deepening the stack")
-    func droppedUnstartedChain() async throws {
-        let root = Weak(Self.unstartedChain(links: 100_000))
-        try await eventually("the chain's root to be freed") { root.object == nil }
-    }
-
-    /// Builds an unstarted chain, drops it, and returns its root.
-    private static func unstartedChain(links: Int) -> QNAsyncManualTask<Int> {
-        let root = QNAsyncManualTask<Int>()
-        var chain: QNAsyncTask<Int> = root
-        for _ in 0..<links { chain = chain.map(on: .global()) { $0 + 1 } }
-        return root
+    func droppedUnstartedChain() {
+        expectDroppedNestFreed(innermost: { QNAsyncManualTask<Int>() }) { $0.map(on: .global()) { $0 + 1 } }
     }
 }
 

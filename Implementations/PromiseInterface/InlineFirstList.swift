@@ -1,4 +1,4 @@
-/// A list that stores its first element inline and the rest in an array: a promise's or a task's
+/// A list that stores its first element inline and the rest in an array: a promise's
 /// observers, where one observer (a single `then`) is by far the common case and an array would
 /// be one heap allocation per pending promise.
 ///
@@ -51,14 +51,6 @@ public struct InlineFirstList<Element>: Sequence {
             elements.append(element)
             storage = .many(elements)
         }
-    }
-
-    /// Removes every element and returns them, leaving the list empty.
-    @inlinable
-    public mutating func removeAll() -> InlineFirstList<Element> {
-        let all = self
-        storage = .empty
-        return all
     }
 
     /// The elements for which `isIncluded` holds, in order.

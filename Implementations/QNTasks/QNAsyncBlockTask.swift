@@ -36,9 +36,7 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     /// captured. A task cancelled before it was started keeps it until it is freed.
     private let work: QNOneShot<StoredWork>
 
-    /// A closure stored bare in the generic `PromiseMutex` is kept in its most general form,
-    /// behind a reabstraction thunk allocated when it is stored and again when it is taken out;
-    /// in a struct it is stored as written.
+    /// The closure in a struct, as `QNOneShot` wants it (see there).
     private struct StoredWork: Sendable {
         let run: Work
     }

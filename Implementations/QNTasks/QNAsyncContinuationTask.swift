@@ -99,16 +99,11 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     deinit {
         // An unstarted chain of continuations holds its sources strongly, one link each: freed
         // here, the chain would be freed recursively.
-        // Passed as a temporary, so that no binding here frees it at the end of this deinit,
-        // nested.
-        releaseIteratively(
-            link.withLock { link in
-                defer {
-                    link.unstarted = nil
-                    link.step = nil
-                }
-                return (link.unstarted, link.step)
-            })
+        // Moved in, so that no binding here frees them at the end of this deinit, nested. A link
+        // that ran holds neither any more: it costs no loop.
+        let (unstarted, step) = link.withLock { ($0.unstarted.take(), $0.step.take()) }
+        if unstarted != nil { releaseIteratively(consume unstarted) }
+        if step != nil { releaseIteratively(consume step) }
     }
 
     override func main() {
@@ -165,13 +160,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     }
 
     override func didCancel() {
-        let (running, adopted, step) = link.withLock { link in
-            defer {
-                link.adopted = nil
-                link.step = nil
-            }
-            return (link.running, link.adopted, link.step)
-        }
+        let (running, adopted, step) = link.withLock { ($0.running, $0.adopted.take(), $0.step.take()) }
         running?.cancel()
         adopted?.cancel()
         withExtendedLifetime(step) {}  // freed here, outside the lock
@@ -217,10 +206,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     }
 
     private func finishAdopting(_ outcome: QNTaskOutcome<Result>) {
-        let adopted = link.withLock { link in
-            defer { link.adopted = nil }
-            return link.adopted
-        }
+        let adopted = link.withLock { $0.adopted.take() }
         withExtendedLifetime(adopted) {}
         switch outcome {
         case .succeeded, .failed: finish(outcome)

@@ -35,9 +35,7 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     /// before it was started never runs the block and keeps it until it is freed.
     private let starter: QNOneShot<StoredStarter>
 
-    /// A closure stored bare in the generic `PromiseMutex` is kept in its most general form,
-    /// behind a reabstraction thunk allocated when it is stored and again when it is taken out;
-    /// in a struct it is stored as written.
+    /// The closure in a struct, as `QNOneShot` wants it (see there).
     private struct StoredStarter: Sendable {
         let run: Starter
     }

@@ -45,9 +45,7 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
     /// task.
     private let launch: QNOneShot<StoredLaunch>
 
-    /// A closure stored bare in the generic `PromiseMutex` is kept in its most general form,
-    /// behind a reabstraction thunk allocated when it is stored and again when it is taken out;
-    /// in a struct it is stored as written.
+    /// The closure in a struct, as `QNOneShot` wants it (see there).
     private struct StoredLaunch: Sendable {
         let run: Launch
     }
@@ -55,8 +53,11 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
     init(taskID: String?, launch: @escaping Launch) {
         self.launch = QNOneShot(StoredLaunch(run: launch))
         super.init(identifier: taskID)
-        // Cancelled before it started: `main()` never runs, so let go of the sub-tasks here.
-        onCancel { [weak self] in _ = self?.takeLaunch() }
+    }
+
+    /// Cancelled before it started, `main()` never runs: the sub-tasks are let go of here.
+    override func didCancel() {
+        _ = takeLaunch()
     }
 
     override func main() {

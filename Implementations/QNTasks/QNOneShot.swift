@@ -7,6 +7,10 @@ import PromiseInterface
 /// A task that never ran may hold the next task of a nest this way (a start block or a launch
 /// that captured it), and that task the next: freed from each one's `deinit`, a dropped
 /// 100,000-deep nest that was never started overflowed the stack.
+///
+/// Keep a closure in a struct (`QNOneShot<StoredWork>`), not bare: a closure stored bare in the
+/// generic mutex is kept in its most general form, behind a reabstraction thunk allocated when it
+/// is stored and again when it is taken out; in a struct it is stored as written.
 struct QNOneShot<Value: Sendable>: ~Copyable, Sendable {
     private let slot: PromiseMutex<Value?>
 
@@ -16,10 +20,7 @@ struct QNOneShot<Value: Sendable>: ~Copyable, Sendable {
 
     /// Takes the value out; `nil` once it was taken.
     func take() -> Value? {
-        slot.withLock { value in
-            defer { value = nil }
-            return value
-        }
+        slot.withLock { $0.take() }
     }
 
     deinit {

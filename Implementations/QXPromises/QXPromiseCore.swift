@@ -310,11 +310,11 @@ struct QXPromiseCore {
     }
 
     /// The `observe` observers to tell before the promise settles with `outcome` (`.prior`), with
-    /// the keys now; `nil` if there are none (nearly always: checked without building a list).
+    /// the keys now; `nil` if there are none. Called only when some `observe` observer is
+    /// registered (nearly never), so the common settle builds no list.
     private func settlementPriors(
         _ outcome: QXOutcome
     ) -> (observers: [any QXObserverDelivery<QXPromise, QXPromise.Properties>], old: QXPromise.Properties)? {
-        guard isPending, observers.contains(where: { !$0.endsAtSettlement }) else { return nil }
         var told: [any QXObserverDelivery<QXPromise, QXPromise.Properties>] = []
         for case .keyValue(let key, let delivery) in observers
         where key.changes(settlingWith: outcome) && delivery.options.contains(.prior) {
@@ -338,7 +338,8 @@ struct QXPromiseCore {
         case .running(let kept), .adopting(let kept, _): step = kept
         case .fulfilled, .rejected, .abandoned: return .none
         }
-        if tellingPriors, let (observers, old) = settlementPriors(outcome) {
+        let hasKeyValueObservers = observers.contains { !$0.endsAtSettlement }
+        if tellingPriors, hasKeyValueObservers, let (observers, old) = settlementPriors(outcome) {
             return .tellPriors(observers, old: old)
         }
         switch outcome {
@@ -346,7 +347,6 @@ struct QXPromiseCore {
         case .rejected(let error): stage = .rejected(error, keepingStep ? step : nil)
         }
         let told = observers
-        let hasKeyValueObservers = told.contains { !$0.endsAtSettlement }
         observers = hasKeyValueObservers ? told.filter { !$0.endsAtSettlement } : QXObserverList()
         if !told.isEmpty { deliveringThread = .current }
         defer {
