@@ -58,11 +58,11 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
         queue.async { [self] in
             guard let work = self.work.take()?.run, !isCancelled else { return }
             do {
-                finish(.succeeded(try work(self)))
+                finish(succeeding: try work(self))
             } catch is CancellationError {
                 cancel()
             } catch {
-                finish(.failed(error))
+                finish(failing: error)
             }
         }
     }

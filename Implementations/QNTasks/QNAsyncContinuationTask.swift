@@ -35,7 +35,8 @@ import PromiseInterface
 public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: QNAsyncTask<Result>,
     QNSourceStarting, @unchecked Sendable
 {
-    // @unchecked Sendable: adds only `link`, guarded by its own PromiseMutex (see QNAsyncTask).
+    // @unchecked Sendable: adds `link`, guarded by its own PromiseMutex, and `step`, guarded by
+    // the same lock (see QNAsyncTask).
 
     /// The step: called once with the source's outcome, on the continuation's queue; it must
     /// finish the continuation it is given, now or later.
@@ -50,23 +51,11 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         case then(@Sendable (Input) throws -> QNAsyncTask<Result>)
     }
 
-    /// The continuation's link to the tasks it waits for.
-    private struct Link {
-        /// The source, until the continuation starts: held strongly while nothing else runs it.
-        var unstarted: QNAsyncTask<Input>?
-        /// The source while the continuation waits for it; weak, so a source nobody can finish
-        /// any more is freed (its observer, this continuation, with it).
-        weak var running: QNAsyncTask<Input>?
-        /// The step, until it runs or the continuation is cancelled.
-        var step: Continuation?
-        /// The task the step adopted, while it runs. Weak: a running task is kept alive by its
-        /// work, and an adopted task nobody can finish must not keep this one (and the chain
-        /// after it) alive through its observer.
-        weak var adopted: (any QNAnyAsyncTask)?
-    }
-
-    /// Guards the link.
-    private let link: PromiseMutex<Link>
+    /// Guards the link, and `step`.
+    private let link: PromiseMutex<QNContinuationLink>
+    /// The step, until it runs or the continuation is cancelled (`link.holdsStep` says which).
+    /// Guarded by `link`'s lock; kept out of the link, whose type would otherwise be generic.
+    private var step: Continuation?
     /// Where the step runs.
     private let queue: DispatchQueue
 
@@ -84,14 +73,16 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         taskID: String? = nil,
         step: @escaping Step
     ) {
-        link = PromiseMutex(Link(unstarted: source, step: .step(step)))
+        link = PromiseMutex(QNContinuationLink(unstarted: source))
+        self.step = .step(step)
         self.queue = queue
         super.init(identifier: taskID)
     }
 
     /// Makes a ready continuation of `source` that runs `continuation` (`map` and `then`).
     init(source: QNAsyncTask<Input>, queue: DispatchQueue, continuation: Continuation) {
-        link = PromiseMutex(Link(unstarted: source, step: continuation))
+        link = PromiseMutex(QNContinuationLink(unstarted: source))
+        step = continuation
         self.queue = queue
         super.init(identifier: nil)
     }
@@ -101,9 +92,9 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         // here, the chain would be freed recursively.
         // Moved in, so that no binding here frees them at the end of this deinit, nested. A link
         // that ran holds neither any more: it costs no loop.
-        let (unstarted, step) = link.withLock { ($0.unstarted.take(), $0.step.take()) }
+        let (unstarted, holdsStep) = link.withLock { ($0.unstarted.take(), $0.holdsStep) }
         if unstarted != nil { releaseIteratively(consume unstarted) }
-        if step != nil { releaseIteratively(consume step) }
+        if holdsStep { releaseIteratively(step.take()) }
     }
 
     override func main() {
@@ -114,7 +105,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 
     /// Starts the source (called by the drain).
     func startSource() {
-        let source: QNAsyncTask<Input>? = link.withLock { link in
+        let source: (any QNAnyAsyncTask)? = link.withLock { link in
             defer { link.unstarted = nil }
             // Checked under the lock `didCancel` takes: a cancel that ran before this (deferred
             // start) found nothing to cancel, so the source must not start now.
@@ -125,20 +116,24 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         source?.start(observer: QNTaskObserver(queue: queue) { outcome in self.sourceFinished(outcome) })
     }
 
-    /// Runs on `queue` when the source finished.
-    private func sourceFinished(_ outcome: QNTaskOutcome<Input>) {
-        let continuation = link.withLock { link -> Continuation? in
-            defer { link.step = nil }
+    /// Runs on `queue` when the source finished, with its outcome erased (the source's core
+    /// stores it so); `map` and `then` cast only the value back.
+    private func sourceFinished(_ outcome: QNAnyOutcome) {
+        var taken: Continuation?
+        let runs = link.withLock { link -> Bool in
+            guard link.holdsStep else { return false }
+            link.holdsStep = false
+            taken = step.take()
             // Finished meanwhile (cancelled, or completed from outside): the step does not run.
-            guard state == .running else { return nil }
-            return link.step
+            return state == .running
         }
-        // `nil` once cancelled: the step never runs then.
+        // A step taken that does not run is freed here, outside the lock; none is left once the
+        // continuation was cancelled.
+        guard runs, let continuation = taken else { return }
         switch continuation {
-        case nil: break
-        case .step(let step): step(outcome, self)
+        case .step(let step): step(outcome.typed(), self)
         case .map(let transform):
-            continueWith(outcome) { value in self.succeed(try transform(value)) }
+            continueWith(outcome) { value in self.finish(succeeding: try transform(value)) }
         case .then(let next):
             continueWith(outcome) { value in self.adopt(try next(value)) }
         }
@@ -146,21 +141,28 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 
     /// `map` and `then`: runs `body` with a value (a throw fails the continuation); a failure
     /// passes through; a cancellation of the source cancels the continuation.
-    private func continueWith(_ outcome: QNTaskOutcome<Input>, _ body: (Input) throws -> Void) {
+    private func continueWith(_ outcome: QNAnyOutcome, _ body: (Input) throws -> Void) {
         switch outcome {
         case .succeeded(let value):
             do {
-                try body(value)
+                try body(qnUnerased(value))
             } catch {
                 fail(error)
             }
-        case .failed(let error): finish(.failed(error))
+        case .failed(let error): finish(failing: error)
         case .cancelled: cancel()
         }
     }
 
     override func didCancel() {
-        let (running, adopted, step) = link.withLock { ($0.running, $0.adopted.take(), $0.step.take()) }
+        var step: Continuation?
+        let (running, adopted) = link.withLock { link in
+            if link.holdsStep {
+                link.holdsStep = false
+                step = self.step.take()
+            }
+            return (link.running, link.adopted.take())
+        }
         running?.cancel()
         adopted?.cancel()
         withExtendedLifetime(step) {}  // freed here, outside the lock
@@ -173,7 +175,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// - Returns: Whether this call finished it.
     @discardableResult
     public func succeed(_ value: Result) -> Bool {
-        finish(.succeeded(value))
+        finish(succeeding: value)
     }
 
     /// Fails the continuation with `error`, unless it already finished. A `CancellationError`
@@ -205,12 +207,31 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         task.start(observer: QNTaskObserver(queue: nil) { outcome in QNDrain.run { self.finishAdopting(outcome) } })
     }
 
-    private func finishAdopting(_ outcome: QNTaskOutcome<Result>) {
+    /// `outcome` is the adopted task's, erased: its value is a `Result` already.
+    private func finishAdopting(_ outcome: QNAnyOutcome) {
         let adopted = link.withLock { $0.adopted.take() }
         withExtendedLifetime(adopted) {}
         switch outcome {
-        case .succeeded, .failed: finish(outcome)
+        case .succeeded, .failed: finishErased(outcome)
         case .cancelled: cancel()
         }
     }
+}
+
+/// A continuation's link to the tasks it waits for. Not generic (the tasks are held erased, and
+/// the typed step lives beside it in the continuation), so taking the continuation's lock looks up
+/// no generic metadata in unspecialised code.
+struct QNContinuationLink {
+    /// The source, until the continuation starts: held strongly while nothing else runs it.
+    var unstarted: (any QNAnyAsyncTask)?
+    /// The source while the continuation waits for it; weak, so a source nobody can finish any
+    /// more is freed (its observer, this continuation, with it).
+    weak var running: (any QNAnyAsyncTask)?
+    /// Whether the continuation still holds its step: until the step runs or the continuation is
+    /// cancelled.
+    var holdsStep = true
+    /// The task the step adopted, while it runs. Weak: a running task is kept alive by its work,
+    /// and an adopted task nobody can finish must not keep this one (and the chain after it) alive
+    /// through its observer.
+    weak var adopted: (any QNAnyAsyncTask)?
 }

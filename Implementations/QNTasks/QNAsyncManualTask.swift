@@ -65,7 +65,7 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     /// - Returns: Whether this call finished the task.
     @discardableResult
     public func succeed(_ value: Result) -> Bool {
-        finish(.succeeded(value))
+        finish(succeeding: value)
     }
 
     /// Fails the task with `error`, unless it already finished. A `CancellationError` cancels it

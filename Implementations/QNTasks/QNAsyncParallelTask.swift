@@ -123,7 +123,7 @@ public final class QNAsyncParallelTask<Result: Sendable>: QNAsyncTask<Result>, @
             parallel.onCancel { self.cancelAll() }
             for (index, task) in tasks.enumerated() {
                 if parallel.state != .running { break }
-                task.start(observer: QNTaskObserver(queue: queue) { outcome in record(index, outcome) })
+                task.start(observer: QNTaskObserver(queue: queue) { outcome in record(index, outcome.typed()) })
             }
         }
     }
@@ -143,7 +143,7 @@ extension QNAsyncParallelTask {
     where Result == [Element] {
         self.init(taskID: taskID) { parallel in
             guard !tasks.isEmpty else {
-                parallel.finish(.succeeded([]))
+                parallel.finish(succeeding: [])
                 return
             }
             let gather = Gather(tasks)
@@ -158,12 +158,12 @@ extension QNAsyncParallelTask {
                         state.decided = true
                         return state.values.map { $0! }
                     }
-                    if let all { parallel.finish(.succeeded(all)) }
+                    if let all { parallel.finish(succeeding: all) }
                 case .failed(let error):
                     // The rest first, so the failure is observed with them cancelled.
                     guard gather.decide() else { return }
                     gather.cancelAll()
-                    parallel.finish(.failed(error))
+                    parallel.finish(failing: error)
                 case .cancelled:
                     // Cancelled from outside (our own cancellations come after the
                     // decision and are ignored). Cancelling the parallel task runs its
@@ -188,7 +188,7 @@ extension QNAsyncParallelTask {
         self.init(taskID: taskID) { parallel in
             guard !tasks.isEmpty else {
                 parallel.finish(
-                    .failed(QNTaskError.invalidArgument("a first-success task needs at least one sub-task")))
+                    failing: QNTaskError.invalidArgument("a first-success task needs at least one sub-task"))
                 return
             }
             let gather = Gather(tasks)
@@ -198,7 +198,7 @@ extension QNAsyncParallelTask {
                     // The rest first, so the success is observed with them cancelled.
                     guard gather.decide() else { return }
                     gather.cancelAll()
-                    parallel.finish(.succeeded(value))
+                    parallel.finish(succeeding: value)
                 case .failed, .cancelled:
                     let errors = gather.state.withLock { state -> [any Error]? in
                         guard !state.decided else { return nil }
@@ -208,7 +208,7 @@ extension QNAsyncParallelTask {
                         state.decided = true
                         return state.errors.compactMap { $0 }
                     }
-                    if let errors { parallel.finish(.failed(QNAllFailedError(errors: errors))) }
+                    if let errors { parallel.finish(failing: QNAllFailedError(errors: errors)) }
                 }
             }
         }

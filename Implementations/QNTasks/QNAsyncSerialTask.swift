@@ -152,7 +152,7 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         do {
             next = try block(self, previous)
         } catch {
-            finish(.failed(error))
+            finish(failing: error)
             return
         }
         guard let next else {
@@ -162,7 +162,7 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         let child = next.task
         // A serial task waiting for itself would never finish.
         guard ObjectIdentifier(child) != ObjectIdentifier(self) else {
-            finish(.failed(QNTaskError.cycle))
+            finish(failing: QNTaskError.cycle)
             return
         }
         recordAwaited(child)
@@ -197,7 +197,7 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
             switch subState.outcome {
             case .succeeded: break
             case .failed(let error):
-                finish(.failed(error))
+                finish(failing: error)
                 return
             case .cancelled:
                 cancel()
@@ -221,11 +221,11 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         do {
             result = try resultGenerate(subStates)
         } catch {
-            finish(.failed(error))
+            finish(failing: error)
             return
         }
         // Before finishing: progress is only delivered while the task runs.
         if reportCompletion { reportProgress(1) }
-        finish(.succeeded(result))
+        finish(succeeding: result)
     }
 }

@@ -59,8 +59,8 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
         let promise = QNPromise(source: resolver, queue: .main) { outcome, promise in
             switch outcome {
             case .succeeded(let value): promise.succeed(value)
-            case .failed(let error): promise.finish(.failed(error))
-            case .cancelled: promise.finish(.failed(CancellationError()))
+            case .failed(let error): promise.finish(failing: error)
+            case .cancelled: promise.finish(failing: CancellationError())
             }
         }
         // Recorded now, not when the resolver finishes, so that a cycle closed right away
@@ -78,7 +78,7 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
                 if gate.claim() { qnResolve(resolver, with: value, owner: owner) }
             },
             reject: { error in
-                if gate.claim() { resolver.finish(.failed(error)) }
+                if gate.claim() { resolver.finish(failing: error) }
             }
         )
     }
@@ -145,13 +145,13 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
                 case .failed, .cancelled:
                     let error = outcome.result.qnError
                     guard let onRejected else {
-                        next.finish(.failed(error))
+                        next.finish(failing: error)
                         return
                     }
                     qnResolve(next, with: try onRejected(error), owner: owner)
                 }
             } catch {
-                next.finish(.failed(error))
+                next.finish(failing: error)
             }
         }
         next.recordAwaited(self)  // as in `deferred()`: before the step's hop
@@ -223,25 +223,25 @@ func qnResolve(_ task: QNAsyncTask<PromiseValue>, with value: PromiseValue, owne
             (task as? any QNAnyAsyncTask)?.awaitedTask.map { $0 as AnyObject }
         }
         guard !closesCycle else {
-            task.finish(.failed(QNTaskError.cycle))
+            task.finish(failing: QNTaskError.cycle)
             return
         }
         task.recordAwaited(adopted)
         adopted.startErased(on: .main) { outcome in
             switch outcome {
-            case .succeeded(let value): task.finish(.succeeded(qnPromiseValue(value)))
-            case .failed(let error): task.finish(.failed(error))
-            case .cancelled: task.finish(.failed(CancellationError()))
+            case .succeeded(let value): task.finish(succeeding: qnPromiseValue(value))
+            case .failed(let error): task.finish(failing: error)
+            case .cancelled: task.finish(failing: CancellationError())
             }
         }
     } else if let thenable = value as? any Thenable {
         DispatchQueue.main.async {
             thenable.thenOnce(
                 resolvePromise: { value in qnResolve(task, with: value, owner: owner) },
-                rejectPromise: { error in task.finish(.failed(error)) }
+                rejectPromise: { error in task.finish(failing: error) }
             )
         }
     } else {
-        task.finish(.succeeded(value))
+        task.finish(succeeding: value)
     }
 }

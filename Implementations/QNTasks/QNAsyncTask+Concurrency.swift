@@ -15,7 +15,10 @@ extension QNAsyncTask {
         get async throws {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    start(observer: Observer(queue: nil) { outcome in continuation.resume(with: outcome.result) })
+                    start(
+                        observer: QNTaskObserver(queue: nil) { outcome in
+                            continuation.resume(with: outcome.typed(as: Result.self).result)
+                        })
                 }
             } onCancel: {
                 cancel()

@@ -29,7 +29,9 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// ```
 ///
 /// ## Threading
-/// All state lives in one small state machine guarded by one lock per task. Callbacks,
+/// All state lives in one small state machine guarded by one lock per task; it is not generic
+/// (it holds the outcome with its result erased), so a task's own code, which runs unspecialised
+/// in callers' modules, makes no generic-metadata lookup to lock, finish or deliver. Callbacks,
 /// cancellation handlers and progress monitors run after the lock is released; callbacks and
 /// monitors are dispatched onto the queue they were registered with (the main queue by
 /// default), never called on the stack of the code that started, finished or cancelled the task.
@@ -42,8 +44,6 @@ private let qnTaskCounter = Atomic<Int>(0)
 public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: the only mutable state is `machine`, guarded by its PromiseMutex;
     // subclasses add only immutable properties or state guarded by a PromiseMutex of their own.
-
-    typealias Observer = QNTaskObserver<Result>
 
     /// The task's ID: the one given at creation, or a generated `"QNAsyncTask-<n>"`.
     ///
@@ -58,7 +58,8 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     private let number: Int
 
     /// Guards the whole state machine: phase, outcome, observers, cancellation handlers, monitors.
-    private let machine = PromiseMutex(QNTaskStateMachine<Result>())
+    /// Not generic (the outcome is stored erased): see ``QNTaskStateMachine``.
+    private let machine = PromiseMutex(QNTaskStateMachine())
 
     #if DEBUG
         /// Where the task was made and whom to tell if it is freed while running
@@ -108,7 +109,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         on queue: DispatchQueue = .main,
         completion: @escaping @Sendable (QNTaskOutcome<Result>) -> Void
     ) {
-        start(observer: Observer(queue: queue, callback: completion))
+        start(observer: QNTaskObserver(queue: queue) { outcome in completion(outcome.typed()) })
     }
 
     /// Starts the task with separate success and failure callbacks, as the original's
@@ -126,12 +127,15 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         success: @escaping @Sendable (Result) -> Void,
         failure: @escaping @Sendable (any Error) -> Void
     ) {
-        start(on: queue) { outcome in
-            switch outcome.result {
-            case .success(let value): success(value)
-            case .failure(let error): failure(error)
-            }
-        }
+        // One closure, as `start(on:completion:)` makes, not one wrapped in another.
+        start(
+            observer: QNTaskObserver(queue: queue) { outcome in
+                switch outcome {
+                case .succeeded(let value): success(qnUnerased(value))
+                case .failed(let error): failure(error)
+                case .cancelled: failure(CancellationError())
+                }
+            })
     }
 
     /// Starts the task without a callback (observe it with ``observe(on:completion:)-(DispatchQueue,_)``).
@@ -140,7 +144,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     }
 
     /// The one place a task starts: the lock computes the action, the work starts after it.
-    final func start(observer: Observer?) {
+    final func start(observer: QNTaskObserver?) {
         let action = machine.withLock { $0.start(observer) }
         switch action {
         case .run: main()
@@ -159,24 +163,42 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         on queue: DispatchQueue = .main,
         completion: @escaping @Sendable (QNTaskOutcome<Result>) -> Void
     ) {
-        observe(observer: Observer(queue: queue, callback: completion))
+        observe(observer: QNTaskObserver(queue: queue) { outcome in completion(outcome.typed()) })
     }
 
-    final func observe(observer: Observer) {
+    final func observe(observer: QNTaskObserver) {
         let action = machine.withLock { $0.observe(observer) }
         if case .deliver(let outcome) = action { observer.notify(outcome) }
     }
 
     // MARK: - Finishing
 
-    /// Finishes the task with `outcome` unless it already finished (the first outcome wins).
+    /// Succeeds with `value` unless the task already finished (the first outcome wins).
+    ///
+    /// Finishing takes a value or an error, not a `QNTaskOutcome<Result>`: erasing a `Result` for
+    /// the core needs only `Result`'s own metadata, where a `QNTaskOutcome<Result>` made in
+    /// unspecialised code is a generic-metadata lookup.
     ///
     /// - Returns: Whether this call finished the task.
     @discardableResult
-    final func finish(_ outcome: QNTaskOutcome<Result>) -> Bool {
+    final func finish(succeeding value: Result) -> Bool {
+        finishErased(.succeeded(value))
+    }
+
+    /// Fails with `error` unless the task already finished.
+    ///
+    /// - Returns: Whether this call finished the task.
+    @discardableResult
+    final func finish(failing error: any Error) -> Bool {
+        finishErased(.failed(error))
+    }
+
+    /// Finishes the task with an erased outcome, whose value must be a `Result`.
+    @discardableResult
+    final func finishErased(_ outcome: QNAnyOutcome) -> Bool {
         let action = machine.withLock { $0.finish(outcome) }
-        guard case .notify(let observers, let outcome, _) = action else { return false }
-        if !observers.isEmpty { deliver(outcome, to: observers) }
+        guard case .notify(let outcome, let released) = action else { return false }
+        if !released.observers.isEmpty { deliver(outcome, to: released.observers) }
         return true
     }
 
@@ -184,8 +206,8 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// were told (queued by the state machine, which is delivering meanwhile), in a loop until
     /// the state machine says none are left and stops delivering: the order of registration
     /// holds whichever thread finishes the task. Called only when the machine entered that state.
-    private func deliver(_ outcome: QNTaskOutcome<Result>, to observers: [Observer]) {
-        var batch = observers
+    private func deliver(_ outcome: QNAnyOutcome, to observers: consuming QNTaskStateMachine.Observers) {
+        var batch = consume observers
         while true {
             for observer in batch { observer.notify(outcome) }
             guard let next = machine.withLock({ $0.nextObservers() }) else { return }
@@ -200,7 +222,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// - Returns: Whether this call finished the task.
     final func failOrCancel(_ error: any Error) -> Bool {
         if error is CancellationError { return cancelReportingWhetherFinished() }
-        return finish(.failed(error))
+        return finish(failing: error)
     }
 
     // MARK: - Cancelling
@@ -307,16 +329,19 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     public final var state: QNTaskState { machine.withLock { $0.state } }
 
     /// The outcome, or `nil` until the task finishes.
-    public final var outcome: QNTaskOutcome<Result>? { machine.withLock { $0.outcome } }
+    public final var outcome: QNTaskOutcome<Result>? { machine.withLock { $0.outcome }?.typed() }
 }
 
-/// A task with its result type erased, so serial and parallel tasks and the resolution procedure
-/// can hold tasks of any result type.
+/// A task with its result type erased, so serial and parallel tasks, continuations and the
+/// resolution procedure can hold tasks of any result type (a continuation holds its source so,
+/// which keeps its lock's state free of generic types).
 protocol QNAnyAsyncTask: AnyObject, Sendable {
     var taskID: String { get }
     func cancel()
     /// The task this one waits for, while it has not finished (see `recordAwaited(_:)`).
     var awaitedTask: (any QNAnyAsyncTask)? { get }
+    /// Starts the task (idempotent) and registers `observer` (if any) for its outcome.
+    func start(observer: QNTaskObserver?)
     /// Starts the task (idempotent) and reports its outcome, erased, on `queue`.
     func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void)
 }
@@ -332,6 +357,6 @@ extension QNAsyncTask: QNAnyAsyncTask {
     }
 
     func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void) {
-        start(observer: Observer(queue: queue) { completion($0.erased()) })
+        start(observer: QNTaskObserver(queue: queue, callback: completion))
     }
 }

@@ -51,6 +51,27 @@ public enum QNTaskOutcome<Result: Sendable>: Sendable {
     }
 }
 
+extension QNTaskOutcome where Result == any Sendable {
+    /// The outcome with its result cast back to the type it was erased from (``QNAnyOutcome``).
+    func typed<T: Sendable>(as type: T.Type = T.self) -> QNTaskOutcome<T> {
+        switch self {
+        case .succeeded(let value): return .succeeded(qnUnerased(value))
+        case .failed(let error): return .failed(error)
+        case .cancelled: return .cancelled
+        }
+    }
+}
+
+/// `value`, erased to `any Sendable` by a task's core, as the type the task's typed layer erased
+/// it from. Only the layer that erased a value casts it back, so the cast cannot fail; a failure
+/// is a bug in QN, and it traps.
+func qnUnerased<T: Sendable>(_ value: any Sendable, as type: T.Type = T.self) -> T {
+    guard let typed = value as? T else {
+        preconditionFailure("QN erased a \(Swift.type(of: value)) where a \(T.self) was expected")
+    }
+    return typed
+}
+
 /// Where a task is in its life. Each state after `ready` is reached at most once, in this order:
 /// `ready` -> `running` -> one of `succeeded`, `failed`, `cancelled` (a task cancelled or settled
 /// from outside before it started skips `running`).
