@@ -96,7 +96,9 @@ struct TargetsTests {
         #expect(ay.bytesPerPending == 256 && ay.allocationsPerPending == 6)
     }
 
-    @Test("QX and QN: twice FBL where their goals say, QN 3x per chain link; a design without goals has none")
+    @Test(
+        "QX and QN: twice FBL where their goals say, QN 3x per chain link and 3x a Swift Task on cancellation; a design without goals has none"
+    )
     func qxQnLimits() {
         let qx = Targets.limits(for: "QX")
         #expect(Set(qx.relative.keys) == ["single", "chain", "fan-out", "errors"])
@@ -104,7 +106,9 @@ struct TargetsTests {
         #expect(qx.bytesPerPending == 384 && qx.allocationsPerPending == 6)
         let qn = Targets.limits(for: "QN")
         #expect(qn.ratios == ["chain": 3])
-        #expect(Set(qn.relative.keys) == ["single-2", "single-3", "fan-out", "concurrent"])
+        #expect(Set(qn.relative.keys) == ["single-2", "single-3", "fan-out", "concurrent", "cancel"])
+        #expect(qn.relative["fan-out"] == Targets.RelativeLimit(contender: "FBL", factor: 2))
+        #expect(qn.relative["cancel"] == Targets.RelativeLimit(contender: "Swift concurrency", factor: 3))
         #expect(qn.bytesPerPending == 256 && qn.allocationsPerPending == 6)
         let other = Targets.limits(for: "Fifth")
         #expect(other.ratios.isEmpty && other.relative.isEmpty && !other.bytesPerPending.isFinite)

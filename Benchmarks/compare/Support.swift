@@ -127,22 +127,28 @@ final class Handoff<Value: Sendable>: Sendable {
 
 /// Marks the phases of one repetition: building (wiring promises up) and firing (settling the
 /// root and waiting for the result). A contender calls ``markBuilt()`` between the two; one that
-/// has a setup it must not be timed for (cancellation) calls ``restart()`` after it.
+/// has a setup it must not be timed for (cancellation) calls ``restart()`` after it, and one whose
+/// time ends at a callback (cancellation again) calls ``markFinished()`` once it has the callback's
+/// value, so that freeing what the run made, when the contender returns, is not timed.
 final class PhaseClock: Sendable {
     private struct Marks {
         var start = ContinuousClock.now
         var built: ContinuousClock.Instant?
+        var finished: ContinuousClock.Instant?
         var metrics: [String: Double] = [:]
     }
     private let marks = PromiseMutex(Marks())
 
     func restart() { marks.withLock { $0.start = .now } }
     func markBuilt() { marks.withLock { $0.built = .now } }
+    func markFinished() { marks.withLock { $0.finished = .now } }
     func record(_ metric: String, _ value: Double) { marks.withLock { $0.metrics[metric] = value } }
 
-    /// `(build, fire)` in seconds up to `end`; build is 0 when the contender marked no phase.
+    /// `(build, fire)` in seconds up to `end`, or up to the finished mark if the contender set
+    /// one; build is 0 when the contender marked no phase.
     func phases(until end: ContinuousClock.Instant) -> (build: Double, fire: Double, metrics: [String: Double]) {
         marks.withLock { marks in
+            let end = marks.finished ?? end
             let built = marks.built ?? marks.start
             return ((built - marks.start).seconds, (end - built).seconds, marks.metrics)
         }

@@ -233,6 +233,7 @@ struct CombineContender: Contender {
             subscription.cancel()
         }
         let cancelled = try finished.take("Combine cancel")
+        clock.markFinished()
         clock.record("stepsRun", Double(stepsRun.count))
         return cancelled ? 1 : 0
     }

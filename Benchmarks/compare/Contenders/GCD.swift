@@ -129,6 +129,7 @@ struct GCDContender: Contender {
             _ = cancelled.set()
         }
         let outcome = try finished.take("GCD cancel")
+        clock.markFinished()
         clock.record("stepsRun", Double(outcome.steps))
         return outcome.cancelled ? 1 : 0
     }

@@ -159,6 +159,7 @@ struct QNContender: Contender {
             task.cancel()
         }
         let cancelled = try finished.take("QN cancel")
+        clock.markFinished()
         clock.record("stepsRun", Double(stepsRun.count))
         return cancelled ? 1 : 0
     }

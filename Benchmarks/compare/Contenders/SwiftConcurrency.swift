@@ -211,6 +211,7 @@ struct SwiftConcurrencyContender: Contender {
             task.cancel()
         }
         let outcome = try blockingAwait("Swift cancel") { await task.value }
+        clock.markFinished()
         clock.record("stepsRun", Double(outcome.steps))
         return outcome.cancelled ? 1 : 0
     }
