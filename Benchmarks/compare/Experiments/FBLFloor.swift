@@ -20,6 +20,11 @@ import PromiseInterface
 // `mayBePending`, ordered hand-out under a concurrent settle. The variants switch parts of the
 // contract off to price them: `Floor+casts` checks every value with the per-value casts FBL used
 // (`as? any Error`, `as? any Thenable`); `Floor-bare` has no dispatch group and no checks at all.
+// `Floor+weak` prices a part of QN's contract instead: the promise a `then` returns refers back
+// to the promise it observes weakly, as a QN continuation refers to its source (cancellation goes
+// back along that link, and a strong one would keep a dropped chain alive in a cycle). Forming the
+// reference gives the observed promise a side table, and every retain and release of it then
+// takes the runtime's slow path (Reports/performance.md, "A non-generic core").
 //
 // Run: swift run -c release compare --scenario chain --scenario fan-out --scenario all --design FBL --design Floor \
 //     --design Floor+casts --design Floor-bare --skip-conformance --output /tmp/floor
@@ -32,6 +37,19 @@ protocol FloorPolicy: Sendable {
     static var checksValues: Bool { get }
     /// Checks with FBL's per-value casts instead of deciding by the value's type.
     static var castsEveryValue: Bool { get }
+    /// Makes the promise a `then` returns refer back to its source weakly (QN's link back).
+    static var keepsWeakSource: Bool { get }
+}
+
+extension FloorPolicy {
+    static var keepsWeakSource: Bool { false }
+}
+
+enum FloorWithWeakSource: FloorPolicy {
+    static var usesGroup: Bool { true }
+    static var checksValues: Bool { true }
+    static var castsEveryValue: Bool { false }
+    static var keepsWeakSource: Bool { true }
 }
 
 enum FloorContract: FloorPolicy {
@@ -72,14 +90,19 @@ final class FloorPromise<Value: Sendable, Policy: FloorPolicy>: Sendable {
 
     /// Guards the outcome and the observers.
     let state: PromiseMutex<State>
+    /// The promise this one observes, for `Floor+weak` only (never read: what it costs is forming
+    /// it, and the slow reference counting it gives the source).
+    weak let source: (any AnyObject & Sendable)?
 
-    init() {
+    init(source: (any AnyObject & Sendable)? = nil) {
         state = PromiseMutex(State())
+        self.source = source
         if Policy.usesGroup { floorGroup.enter() }
     }
 
     init(_ value: Value) {
         state = PromiseMutex(State(result: .success(value)))
+        source = nil
     }
 
     func settle(_ result: Result<Value, any Error>) {
@@ -146,7 +169,7 @@ final class FloorPromise<Value: Sendable, Policy: FloorPolicy>: Sendable {
     func then<Next: Sendable>(
         on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Next
     ) -> FloorPromise<Next, Policy> {
-        let next = FloorPromise<Next, Policy>()
+        let next = FloorPromise<Next, Policy>(source: Policy.keepsWeakSource ? self : nil)
         // Closure literals passed straight to `async`: a closure held in a variable first costs a
         // reabstraction context per dispatch (measured: 6 allocations per link instead of 4).
         observe { result in
@@ -232,7 +255,7 @@ func floorAll<Value: Sendable, Policy: FloorPolicy>(
 /// instead of 3). Each variant takes its scenarios from `FloorRunner` with its concrete policy,
 /// which the optimiser specialises.
 struct FloorContender: Contender {
-    enum Variant { case contract, withCasts, bare, nodes }
+    enum Variant { case contract, withCasts, bare, nodes, weakSource }
 
     let info: ContenderInfo
     let variant: Variant
@@ -249,6 +272,7 @@ struct FloorContender: Contender {
         case .withCasts: FloorRunner<FloorWithCasts>.scenarios(queues)
         case .bare: FloorRunner<FloorBare>.scenarios(queues)
         case .nodes: NodeRunner.scenarios(queues)
+        case .weakSource: FloorRunner<FloorWithWeakSource>.scenarios(queues)
         }
     }
 
@@ -258,6 +282,7 @@ struct FloorContender: Contender {
         case .withCasts: try FloorRunner<FloorWithCasts>.holdPending(count: count, meter: meter, queues)
         case .bare: try FloorRunner<FloorBare>.holdPending(count: count, meter: meter, queues)
         case .nodes: try NodeRunner.holdPending(count: count, meter: meter, queues)
+        case .weakSource: try FloorRunner<FloorWithWeakSource>.holdPending(count: count, meter: meter, queues)
         }
     }
 }
@@ -384,5 +409,9 @@ let experimentalContenders: [any Contender] = [
     FloorContender(
         .nodes, name: "Floor-nodes",
         summary: "experiment: the floor whose then-promise holds its queue and block, so its observer allocates nothing"
+    ),
+    FloorContender(
+        .weakSource, name: "Floor+weak",
+        summary: "experiment: the floor whose then-promise refers back to its source weakly, as a QN link does"
     ),
 ]
