@@ -77,6 +77,21 @@ struct QNAPlusTests {
         #expect(QNPromise.isCycleError(error))
     }
 
+    @Test("a promise resolved with a typed map of itself rejects with the cycle error")
+    func cycleThroughTypedMap() async throws {
+        // The map waits for the promise (its source) and the promise would wait for the map: the
+        // cycle check follows a typed link's source though the link records nothing. (It hung
+        // until the test's timeout before.)
+        let deferred = QNPromise.deferred()
+        let mapped = deferred.promise.map(on: .main) { value in value as? Int ?? 0 }
+        deferred.resolve(mapped)
+        guard case .failure(let error) = try await settled(deferred.promise) else {
+            Issue.record("fulfilled")
+            return
+        }
+        #expect(QNPromise.isCycleError(error))
+    }
+
     @Test("a callback may return any QN task, which is started and adopted")
     func adoptsTasks() async throws {
         let promise = QNPromise.resolved(2).then(

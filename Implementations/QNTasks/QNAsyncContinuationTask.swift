@@ -33,7 +33,7 @@ import PromiseInterface
 /// chain of continuations of any length starts, finishes, cancels and is freed in loops, never
 /// recursively.
 public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: QNAsyncTask<Result>,
-    QNSourceStarting, @unchecked Sendable
+    QNSourceStarting, QNSourceWaiting, @unchecked Sendable
 {
     // @unchecked Sendable: adds `link`, guarded by its own PromiseMutex, and `step`, guarded by
     // the same lock (see QNAsyncTask).
@@ -114,6 +114,13 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
             return link.unstarted
         }
         source?.start(observer: QNTaskObserver(queue: queue) { outcome in self.sourceFinished(outcome) })
+    }
+
+    /// The source, from creation until it finishes (or is freed), while the continuation has not
+    /// finished: the link the cycle check follows when the continuation recorded none.
+    var awaitedSource: (any QNAnyAsyncTask)? {
+        guard !state.isFinished else { return nil }
+        return link.withLock { $0.unstarted ?? $0.running }
     }
 
     /// Runs on `queue` when the source finished, with its outcome erased (the source's core
@@ -234,4 +241,10 @@ struct QNContinuationLink {
     /// and an adopted task nobody can finish must not keep this one (and the chain after it) alive
     /// through its observer.
     weak var adopted: (any QNAnyAsyncTask)?
+}
+
+/// A task that waits for a source it holds in its link (a continuation), for the cycle check
+/// (``QNAnyAsyncTask/awaitedTask``).
+protocol QNSourceWaiting: AnyObject {
+    var awaitedSource: (any QNAnyAsyncTask)? { get }
 }

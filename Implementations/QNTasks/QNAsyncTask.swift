@@ -352,8 +352,12 @@ extension QNAsyncTask: QNAnyAsyncTask {
         machine.withLock { $0.awaited = task }
     }
 
+    /// What the task recorded last; for a continuation that recorded nothing (a typed `map` or
+    /// `then` still waiting for its source), its source. Read by the cycle check only, so a typed
+    /// link records nothing on its hot path.
     var awaitedTask: (any QNAnyAsyncTask)? {
-        machine.withLock { $0.unfinishedAwaited }
+        if let recorded = machine.withLock({ $0.unfinishedAwaited }) { return recorded }
+        return (self as? any QNSourceWaiting)?.awaitedSource
     }
 
     func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void) {
