@@ -2,7 +2,7 @@
 /// test: timings on a shared machine are evidence, not pass/fail gates.
 ///
 /// Every limit is a ratio to raw GCD or to another contender measured in the same run (SwiftNIO,
-/// FBL); no figure comes from outside the run.
+/// FBL, Swift concurrency); no figure comes from outside the run.
 public enum Targets {
     /// The limits one design must meet.
     public struct Limits: Sendable, Equatable {
@@ -18,7 +18,7 @@ public enum Targets {
     /// machine as the contender it names does, so two runs on a noisy machine agree on it more
     /// than on a fixed ratio. Met within the two cells' MAD (see ``meets(measured:limit:tolerance:)``).
     public struct RelativeLimit: Sendable, Equatable {
-        /// The contender whose ratio is the yardstick (`NIO`, `FBL`).
+        /// The contender whose ratio is the yardstick (`NIO`, `FBL`, `Swift concurrency`).
         public var contender: String
         public var factor: Double
 

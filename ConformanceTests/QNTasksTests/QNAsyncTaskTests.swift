@@ -6,6 +6,25 @@ import Testing
 /// The life of a task: lazy start, the one outcome, cancellation at every point, progress.
 @Suite("QN task life cycle")
 struct QNAsyncTaskTests {
+    @Test("a result of an optional or existential type reaches every callback as it was given")
+    func optionalAndExistentialResults() async throws {
+        // The task's core holds the outcome erased to `any Sendable`; these are the types where
+        // erasing and casting back could go wrong (an optional's `nil`, an existential in an
+        // existential).
+        let none = QNAsyncManualTask<Int?>()
+        none.succeed(nil)
+        #expect(try await outcome(of: none).value == .some(nil))
+        #expect(try await none.value == nil)
+        #expect(none.outcome?.value == .some(nil))
+        #expect(try await outcome(of: none.map(on: .global()) { $0 ?? -1 }).value == -1)
+
+        let some = QNAsyncManualTask<any Sendable>()
+        some.succeed(7)
+        #expect(try await outcome(of: some).value as? Int == 7)
+        #expect(try await some.value as? Int == 7)
+        #expect(try await outcome(of: some.map(on: .global()) { $0 as? Int ?? -1 }).value == 7)
+    }
+
     @Test("nothing runs until start; then ready -> running -> succeeded")
     func lazyStart() async throws {
         let queue = TaggedQueue("qn.lazy")

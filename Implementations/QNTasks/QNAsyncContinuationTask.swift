@@ -105,19 +105,23 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 
     /// Starts the source (called by the drain).
     func startSource() {
-        let source: (any QNAnyAsyncTask)? = link.withLock { link in
-            defer { link.unstarted = nil }
+        let (source, dropped) = link.withLock { link -> ((any QNAnyAsyncTask)?, (any QNAnyAsyncTask)?) in
+            let unstarted = link.unstarted.take()
             // Checked under the lock `didCancel` takes: a cancel that ran before this (deferred
             // start) found nothing to cancel, so the source must not start now.
-            guard state == .running else { return nil }
-            link.running = link.unstarted
-            return link.unstarted
+            guard state == .running else { return (nil, unstarted) }
+            link.running = unstarted
+            return (unstarted, nil)
         }
+        // The source of a continuation cancelled meanwhile is let go here, outside the lock: it
+        // may be its last reference, and freeing it frees what its work captures.
+        withExtendedLifetime(dropped) {}
         source?.start(observer: QNTaskObserver(queue: queue) { outcome in self.sourceFinished(outcome) })
     }
 
-    /// The source, from creation until it finishes (or is freed), while the continuation has not
-    /// finished: the link the cycle check follows when the continuation recorded none.
+    /// The source, from creation for as long as it lives (finished or not), while the
+    /// continuation has not finished: the link the cycle check follows when the continuation
+    /// recorded none. A finished source waits for nothing, so the walk ends there.
     var awaitedSource: (any QNAnyAsyncTask)? {
         guard !state.isFinished else { return nil }
         return link.withLock { $0.unstarted ?? $0.running }
@@ -231,8 +235,9 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 struct QNContinuationLink {
     /// The source, until the continuation starts: held strongly while nothing else runs it.
     var unstarted: (any QNAnyAsyncTask)?
-    /// The source while the continuation waits for it; weak, so a source nobody can finish any
-    /// more is freed (its observer, this continuation, with it).
+    /// The source once the continuation started it, for as long as it lives (never cleared: the
+    /// hot path does not pay for it); weak, so a source nobody can finish any more is freed (its
+    /// observer, this continuation, with it).
     weak var running: (any QNAnyAsyncTask)?
     /// Whether the continuation still holds its step: until the step runs or the continuation is
     /// cancelled.

@@ -178,16 +178,17 @@ public final class QNAsyncSerialTask<Result: Sendable>: QNAsyncTask<Result>, @un
         // sub-task itself, or a sub-task that never finishes would keep itself alive.
         let childID = child.taskID
         let isOptional = next.isOptional
-        child.startErased(on: queue) { [self] outcome in
-            removeCancelHandler(token)
-            let subState = QNAsyncSerialTaskSubState(
-                index: index,
-                taskID: childID,
-                outcome: outcome,
-                isOptional: isOptional
-            )
-            subStateFinished(subState)
-        }
+        child.start(
+            observer: QNTaskObserver(queue: queue) { [self] outcome in
+                removeCancelHandler(token)
+                let subState = QNAsyncSerialTaskSubState(
+                    index: index,
+                    taskID: childID,
+                    outcome: outcome,
+                    isOptional: isOptional
+                )
+                subStateFinished(subState)
+            })
     }
 
     private func subStateFinished(_ subState: QNAsyncSerialTaskSubState) {

@@ -227,13 +227,14 @@ func qnResolve(_ task: QNAsyncTask<PromiseValue>, with value: PromiseValue, owne
             return
         }
         task.recordAwaited(adopted)
-        adopted.startErased(on: .main) { outcome in
-            switch outcome {
-            case .succeeded(let value): task.finish(succeeding: qnPromiseValue(value))
-            case .failed(let error): task.finish(failing: error)
-            case .cancelled: task.finish(failing: CancellationError())
-            }
-        }
+        adopted.start(
+            observer: QNTaskObserver(queue: .main) { outcome in
+                switch outcome {
+                case .succeeded(let value): task.finish(succeeding: qnPromiseValue(value))
+                case .failed(let error): task.finish(failing: error)
+                case .cancelled: task.finish(failing: CancellationError())
+                }
+            })
     } else if let thenable = value as? any Thenable {
         DispatchQueue.main.async {
             thenable.thenOnce(

@@ -31,7 +31,8 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// ## Threading
 /// All state lives in one small state machine guarded by one lock per task; it is not generic
 /// (it holds the outcome with its result erased), so a task's own code, which runs unspecialised
-/// in callers' modules, makes no generic-metadata lookup to lock, finish or deliver. Callbacks,
+/// (behind the overrides of `main()` and `didCancel()`), makes no generic-metadata lookup to
+/// lock, finish or deliver. Callbacks,
 /// cancellation handlers and progress monitors run after the lock is released; callbacks and
 /// monitors are dispatched onto the queue they were registered with (the main queue by
 /// default), never called on the stack of the code that started, finished or cancelled the task.
@@ -43,7 +44,8 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// any more) drops its callbacks without calling them, like a promise nobody resolves.
 public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: the only mutable state is `machine`, guarded by its PromiseMutex;
-    // subclasses add only immutable properties or state guarded by a PromiseMutex of their own.
+    // subclasses add only immutable properties, state inside a PromiseMutex of their own, or
+    // stored properties guarded by such a lock (a continuation's `step`).
 
     /// The task's ID: the one given at creation, or a generated `"QNAsyncTask-<n>"`.
     ///
@@ -338,12 +340,11 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
 protocol QNAnyAsyncTask: AnyObject, Sendable {
     var taskID: String { get }
     func cancel()
-    /// The task this one waits for, while it has not finished (see `recordAwaited(_:)`).
+    /// The task this one waits for, while it has not finished (see `recordAwaited(_:)`); a
+    /// continuation that recorded none waits for its source.
     var awaitedTask: (any QNAnyAsyncTask)? { get }
-    /// Starts the task (idempotent) and registers `observer` (if any) for its outcome.
+    /// Starts the task (idempotent) and registers `observer` (if any) for its outcome, erased.
     func start(observer: QNTaskObserver?)
-    /// Starts the task (idempotent) and reports its outcome, erased, on `queue`.
-    func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void)
 }
 
 extension QNAsyncTask: QNAnyAsyncTask {
@@ -358,9 +359,5 @@ extension QNAsyncTask: QNAnyAsyncTask {
     var awaitedTask: (any QNAnyAsyncTask)? {
         if let recorded = machine.withLock({ $0.unfinishedAwaited }) { return recorded }
         return (self as? any QNSourceWaiting)?.awaitedSource
-    }
-
-    func startErased(on queue: DispatchQueue, completion: @escaping @Sendable (QNTaskOutcome<any Sendable>) -> Void) {
-        start(observer: QNTaskObserver(queue: queue, callback: completion))
     }
 }

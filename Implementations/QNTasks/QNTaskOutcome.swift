@@ -40,15 +40,6 @@ public enum QNTaskOutcome<Result: Sendable>: Sendable {
         if case .failed(let error) = self { return error }
         return nil
     }
-
-    /// The same outcome with the result type erased, as a serial task's sub-state carries it.
-    func erased() -> QNTaskOutcome<any Sendable> {
-        switch self {
-        case .succeeded(let value): return .succeeded(value)
-        case .failed(let error): return .failed(error)
-        case .cancelled: return .cancelled
-        }
-    }
 }
 
 extension QNTaskOutcome where Result == any Sendable {

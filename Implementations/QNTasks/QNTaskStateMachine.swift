@@ -34,14 +34,13 @@ struct QNProgressMonitor: Sendable {
 /// The pure state machine behind ``QNAsyncTask``: one value, guarded by the task's one lock.
 ///
 /// Not generic: the outcome is stored erased (``QNAnyOutcome``) and observers take it erased, so
-/// the task's hot path (start, finish, deliver, cancel), which runs unspecialised in the task's
-/// own module, makes no generic-metadata lookup. Only the typed layer knows `Result`.
+/// the task's hot path (start, finish, deliver, cancel), which runs unspecialised (behind the
+/// overrides of `main()` and `didCancel()`), makes no generic-metadata lookup. Only the typed layer knows `Result`.
 ///
 /// Every transition is a mutating method that returns an *action*; the task computes the action
 /// under its lock and performs it (starting the work, calling observers, cancellation handlers and
 /// progress monitors) after releasing the lock. No user code ever runs under the lock.
 struct QNTaskStateMachine {
-    typealias Observer = QNTaskObserver
     /// An array, not `InlineFirstList`: storing the first observer inline saves an allocation per
     /// pending task but costs about a tenth of a chain link in time (two alternating release runs:
     /// 2.80 against 2.53-2.55 times FBL's per-link time), because every copy of an inline observer
@@ -114,7 +113,7 @@ struct QNTaskStateMachine {
     }
 
     enum FinishAction {
-        /// The task finished now: notify these observers. Cancellation handlers are dropped
+        /// The task finished now: notify `released.observers`. Cancellation handlers are dropped
         /// unrun (the task was not cancelled); `released` carries them out of the lock, so
         /// whatever they capture is freed after it.
         case notify(QNAnyOutcome, released: Pending)
@@ -156,7 +155,7 @@ struct QNTaskStateMachine {
         return nil
     }
 
-    mutating func start(_ observer: Observer?) -> StartAction {
+    mutating func start(_ observer: QNTaskObserver?) -> StartAction {
         switch phase {
         case .ready:
             phase = .running
@@ -172,7 +171,7 @@ struct QNTaskStateMachine {
         }
     }
 
-    mutating func observe(_ observer: Observer) -> ObserveAction {
+    mutating func observe(_ observer: QNTaskObserver) -> ObserveAction {
         if case .finished(let outcome) = phase, !isDelivering { return .deliver(outcome) }
         pending.observers.append(observer)
         return .stored

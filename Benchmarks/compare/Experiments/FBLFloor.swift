@@ -28,6 +28,8 @@ import PromiseInterface
 //
 // Run: swift run -c release compare --scenario chain --scenario fan-out --scenario all --design FBL --design Floor \
 //     --design Floor+casts --design Floor-bare --skip-conformance --output /tmp/floor
+// and for the weak link back: --scenario chain --scenario errors --design FBL --design QN --design Floor \
+//     --design Floor+weak --skip-conformance --output /tmp/floor
 
 /// What a variant keeps of the contract; resolved at compile time (the class is specialised).
 protocol FloorPolicy: Sendable {
