@@ -8,8 +8,9 @@ import QNTasks
 import QXPromises
 import Synchronization
 
-/// Counts the heap allocations of each design's basic operations, exactly, and prints them as JSON
-/// lines: `{"design":"FBL","operation":"chain link","allocations":7,"measured":7.001}`.
+/// Counts the heap allocations of each design's basic operations, exactly, and the bytes they
+/// request, and prints them as JSON lines:
+/// `{"design":"FBL","operation":"chain link","allocations":7,"measured":7.001,"bytes":240}`.
 ///
 /// SwiftNIO's allocation-counter tests in our terms: `AllocationBudgetTests` runs this tool and
 /// fails when an operation allocates more (or fewer) times than its budget, so a regression fails
@@ -28,26 +29,33 @@ enum AllocationCounter {
             let perUnit = perUnit(measurement.run)
             // Rounded: a dispatch continuation cache refilled, or an array doubling, inside one of
             // the two runs shows as a few thousandths; a real extra allocation as a whole one.
-            let allocations = Int(perUnit.rounded())
+            let allocations = Int(perUnit.allocations.rounded())
+            let bytes = Int(perUnit.bytes.rounded())
             print(
-                #"{"design":"\#(measurement.design)","operation":"\#(measurement.operation)","allocations":\#(allocations),"measured":\#(perUnit)}"#
+                #"{"design":"\#(measurement.design)","operation":"\#(measurement.operation)","allocations":\#(allocations),"measured":\#(perUnit.allocations),"bytes":\#(bytes)}"#
             )
         }
     }
 
-    /// Allocations per unit of `run(units)`, from runs of 1,000 and 2,000 units after a warm-up.
-    static func perUnit(_ run: (Int, () -> Void, () -> Void) -> Void) -> Double {
+    /// Allocations and requested bytes per unit of `run(units)`, from runs of 1,000 and 2,000
+    /// units after a warm-up.
+    static func perUnit(_ run: (Int, () -> Void, () -> Void) -> Void) -> (allocations: Double, bytes: Double) {
         let small = 1_000
         let large = 2_000
         _ = count(small, run)
         let atSmall = count(small, run)
         let atLarge = count(large, run)
-        return Double(atLarge - atSmall) / Double(large - small)
+        let units = Double(large - small)
+        return (
+            Double(atLarge.allocations - atSmall.allocations) / units,
+            Double(atLarge.bytes - atSmall.bytes) / units
+        )
     }
 
-    /// The allocations `run` makes between its `start` and `stop` calls.
-    static func count(_ units: Int, _ run: (Int, () -> Void, () -> Void) -> Void) -> Int {
-        var total = 0
+    /// The allocations `run` makes between its `start` and `stop` calls, and the bytes they
+    /// request.
+    static func count(_ units: Int, _ run: (Int, () -> Void, () -> Void) -> Void) -> (allocations: Int, bytes: Int) {
+        var total = (allocations: 0, bytes: 0)
         run(
             units,
             {
@@ -56,7 +64,8 @@ enum AllocationCounter {
             },
             {
                 MallocInterposerSwift.unhook()
-                total = MallocInterposerSwift.getStatistics().mallocCount
+                let statistics = MallocInterposerSwift.getStatistics()
+                total = (statistics.mallocCount, statistics.mallocBytesCount)
             }
         )
         return total

@@ -229,11 +229,16 @@ struct QNAsyncTaskTests {
         #expect(cancelledWins + successWins == rounds)
     }
 
-    @Test("task IDs: the given one, or a unique generated one")
+    @Test("task IDs: the given one, or a unique generated one that stays the same")
     func taskIDs() {
         #expect(QNAsyncManualTask<Int>(taskID: "mine").taskID == "mine")
         let generated = (0..<100).map { _ in QNAsyncManualTask<Int>().taskID }
         #expect(Set(generated).count == 100)
+        // Generated the first time it is asked for, then kept.
+        let task = QNAsyncManualTask<Int>()
+        let first = task.taskID
+        _ = QNAsyncManualTask<Int>().taskID
+        #expect(task.taskID == first)
     }
 
     @Test("progress reports reach the monitor in order on its queue, clamped; none after the end")

@@ -24,8 +24,9 @@ import PromiseInterface
 /// resize.start { outcome in show(outcome) }
 /// ```
 public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
-    // @unchecked Sendable: adds an immutable `queue` and `work`, guarded by its own PromiseMutex
-    // (see QNAsyncTask).
+    // @unchecked Sendable: adds an immutable `queue` and `work`, which needs no lock of its own:
+    // it is written at creation, read and cleared only by the block `main()` queues (the state
+    // machine's lock lets `main()` run at most once), and read by `deinit` (see QNAsyncTask).
 
     /// The work: receives the task, returns the result or throws.
     public typealias Work = @Sendable (QNAsyncBlockTask<Result>) throws -> Result
@@ -34,9 +35,11 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     /// The block, until the run queued by `start` takes it out (and runs it unless the task was
     /// cancelled meanwhile), so a started task that finished no longer keeps what the block
     /// captured. A task cancelled before it was started keeps it until it is freed.
-    private let work: QNOneShot<StoredWork>
+    ///
+    /// No lock: see the class's `@unchecked Sendable` note. A lock here cost 32 bytes per task.
+    private var work: StoredWork?
 
-    /// The closure in a struct, as `QNOneShot` wants it (see there).
+    /// The closure in a struct, so that the optional stores it as written (see `QNOneShot`).
     private struct StoredWork: Sendable {
         let run: Work
     }
@@ -49,8 +52,14 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     ///   - work: The block.
     public init(taskID: String? = nil, queue: DispatchQueue = .global(), _ work: @escaping Work) {
         self.queue = queue
-        self.work = QNOneShot(StoredWork(run: work))
+        self.work = StoredWork(run: work)
         super.init(identifier: taskID)
+    }
+
+    deinit {
+        // Work that never ran may hold the next level of a nest: freed in a loop (see `QNOneShot`).
+        guard let unused = work.take() else { return }
+        releaseIteratively(consume unused)
     }
 
     override func main() {

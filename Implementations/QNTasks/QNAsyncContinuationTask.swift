@@ -33,10 +33,10 @@ import PromiseInterface
 /// chain of continuations of any length starts, finishes, cancels and is freed in loops, never
 /// recursively.
 public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: QNAsyncTask<Result>,
-    QNSourceStarting, QNSourceWaiting, @unchecked Sendable
+    QNSourceStarting, @unchecked Sendable
 {
-    // @unchecked Sendable: adds `link`, guarded by its own PromiseMutex, and `step`, guarded by
-    // the same lock (see QNAsyncTask).
+    // @unchecked Sendable: adds `step`, `unstarted` and `waited`, guarded by the task's own lock (`machine`,
+    // with `holdsStep` in the machine), and an immutable `queue` (see QNAsyncTask).
 
     /// The step: called once with the source's outcome, on the continuation's queue; it must
     /// finish the continuation it is given, now or later.
@@ -51,11 +51,25 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         case then(@Sendable (Input) throws -> QNAsyncTask<Result>)
     }
 
-    /// Guards the link, and `step`.
-    private let link: PromiseMutex<QNContinuationLink>
-    /// The step, until it runs or the continuation is cancelled (`link.holdsStep` says which).
-    /// Guarded by `link`'s lock; kept out of the link, whose type would otherwise be generic.
+    /// The step, until it runs or the continuation is cancelled (the machine's `holdsStep` says
+    /// which). Guarded by the task's lock (`machine`); kept beside the machine, which is not
+    /// generic.
     private var step: Continuation?
+    /// The source, until the continuation starts: held strongly while nothing else runs it.
+    /// Guarded by the task's lock (`machine`), as `step` is: one lock for everything a link does.
+    private var unstarted: (any QNAnyAsyncTask)?
+    /// The task the continuation waits for once started: its source (for as long as it lives; not
+    /// cleared when it finishes: the hot path does not pay for it), then the task its step
+    /// adopted. Weak: a source nobody can finish any more is freed (its observer, this
+    /// continuation, with it), and an adopted task nobody can finish must not keep this one (and
+    /// the chain after it) alive through its observer. Guarded by the task's lock.
+    ///
+    /// Two fields, not one enum of the two: reading an enum with a weak payload copies it through
+    /// the runtime (`swift_weakCopyInit`, seen in a profile of the chain's teardown), where the
+    /// strong field is read and taken as plain bytes. And kept out of the machine, whose type a
+    /// weak reference would make one that cannot be copied as plain bytes at all (see
+    /// ``QNTaskStateMachine``).
+    private weak var waited: (any QNAnyAsyncTask)?
     /// Where the step runs.
     private let queue: DispatchQueue
 
@@ -73,27 +87,27 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         taskID: String? = nil,
         step: @escaping Step
     ) {
-        link = PromiseMutex(QNContinuationLink(unstarted: source))
         self.step = .step(step)
         self.queue = queue
+        unstarted = source
         super.init(identifier: taskID)
     }
 
     /// Makes a ready continuation of `source` that runs `continuation` (`map` and `then`).
     init(source: QNAsyncTask<Input>, queue: DispatchQueue, continuation: Continuation) {
-        link = PromiseMutex(QNContinuationLink(unstarted: source))
         step = continuation
         self.queue = queue
+        unstarted = source
         super.init(identifier: nil)
     }
 
     deinit {
-        // An unstarted chain of continuations holds its sources strongly, one link each: freed
-        // here, the chain would be freed recursively.
-        // Moved in, so that no binding here frees them at the end of this deinit, nested. A link
-        // that ran holds neither any more: it costs no loop.
-        let (unstarted, holdsStep) = link.withLock { ($0.unstarted.take(), $0.holdsStep) }
-        if unstarted != nil { releaseIteratively(consume unstarted) }
+        // An unstarted chain of continuations holds its sources strongly, one link each, and a
+        // step that never ran may hold the next tasks: freed here, the chain would be freed
+        // recursively. Moved in, so that no binding here frees them at the end of this deinit,
+        // nested. A link that ran holds neither any more: it costs no loop.
+        let (source, holdsStep) = machine.withLock { machine in (self.unstarted.take(), machine.holdsStep) }
+        if source != nil { releaseIteratively(consume source) }
         if holdsStep { releaseIteratively(step.take()) }
     }
 
@@ -105,13 +119,13 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 
     /// Starts the source (called by the drain).
     func startSource() {
-        let (source, dropped) = link.withLock { link -> ((any QNAnyAsyncTask)?, (any QNAnyAsyncTask)?) in
-            let unstarted = link.unstarted.take()
-            // Checked under the lock `didCancel` takes: a cancel that ran before this (deferred
-            // start) found nothing to cancel, so the source must not start now.
-            guard state == .running else { return (nil, unstarted) }
-            link.running = unstarted
-            return (unstarted, nil)
+        let (source, dropped) = machine.withLock { machine -> ((any QNAnyAsyncTask)?, (any QNAnyAsyncTask)?) in
+            let source = self.unstarted.take()
+            // Checked under the lock the cancellation takes: a cancel that ran before this
+            // (deferred start) found nothing to cancel, so the source must not start now.
+            guard let source, machine.isRunning else { return (nil, source) }
+            waited = source
+            return (source, nil)
         }
         // The source of a continuation cancelled meanwhile is let go here, outside the lock: it
         // may be its last reference, and freeing it frees what its work captures.
@@ -119,24 +133,23 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         source?.start(observer: QNTaskObserver(queue: queue) { outcome in self.sourceFinished(outcome) })
     }
 
-    /// The source, from creation for as long as it lives (finished or not), while the
-    /// continuation has not finished: the link the cycle check follows when the continuation
-    /// recorded none. A finished source waits for nothing, so the walk ends there.
-    var awaitedSource: (any QNAnyAsyncTask)? {
-        guard !state.isFinished else { return nil }
-        return link.withLock { $0.unstarted ?? $0.running }
+    /// The task the continuation waits for, while it has not finished: its source (from creation,
+    /// for as long as it lives, finished or not), then the task its step adopted. A finished
+    /// source waits for nothing, so the cycle check's walk ends there.
+    override var unrecordedAwaited: (any QNAnyAsyncTask)? {
+        machine.withLock { machine in machine.outcome == nil ? self.unstarted ?? self.waited : nil }
     }
 
     /// Runs on `queue` when the source finished, with its outcome erased (the source's core
     /// stores it so); `map` and `then` cast only the value back.
     private func sourceFinished(_ outcome: QNAnyOutcome) {
         var taken: Continuation?
-        let runs = link.withLock { link -> Bool in
-            guard link.holdsStep else { return false }
-            link.holdsStep = false
+        let runs = machine.withLock { machine -> Bool in
+            guard machine.holdsStep else { return false }
+            machine.holdsStep = false
             taken = step.take()
             // Finished meanwhile (cancelled, or completed from outside): the step does not run.
-            return state == .running
+            return machine.isRunning
         }
         // A step taken that does not run is freed here, outside the lock; none is left once the
         // continuation was cancelled.
@@ -165,17 +178,19 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         }
     }
 
+    /// Cancels the task the continuation waits for and drops the step.
     override func didCancel() {
         var step: Continuation?
-        let (running, adopted) = link.withLock { link in
-            if link.holdsStep {
-                link.holdsStep = false
+        let started = machine.withLock { machine -> (any QNAnyAsyncTask)? in
+            if machine.holdsStep {
+                machine.holdsStep = false
                 step = self.step.take()
             }
-            return (link.running, link.adopted.take())
+            // An unstarted source stays: it is freed with the continuation (`deinit`), or by
+            // `startSource`, which finds the continuation cancelled and lets it go.
+            return self.waited
         }
-        running?.cancel()
-        adopted?.cancel()
+        started?.cancel()
         withExtendedLifetime(step) {}  // freed here, outside the lock
     }
 
@@ -201,18 +216,18 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// Finishes the continuation as `task` does: starts `task` (if it has not started) and takes
     /// its outcome. Cancelling the continuation meanwhile cancels `task`.
     public func adopt(_ task: QNAsyncTask<Result>) {
-        let isCancelled = link.withLock { link -> Bool in
-            // Checked under the lock that `didCancel` takes: adopted after it ran, the task
-            // would never be cancelled.
-            guard state == .running, task !== self else { return true }
-            link.adopted = task
+        // Checked under the lock the cancellation takes: adopted after it, the task would never
+        // be cancelled.
+        let isCancelled = machine.withLock { machine -> Bool in
+            guard machine.isRunning, task !== self else { return true }
+            // Replaces the source, which has finished (the step runs after it did).
+            waited = task
             return false
         }
         guard !isCancelled else {
             task.cancel()
             return
         }
-        recordAwaited(task)
         // Finished through the drain, not inline: a nest of continuations adopting one another
         // (a recursive `then`) then unwinds in a loop, not one stack frame set per level.
         task.start(observer: QNTaskObserver(queue: nil) { outcome in QNDrain.run { self.finishAdopting(outcome) } })
@@ -220,36 +235,9 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 
     /// `outcome` is the adopted task's, erased: its value is a `Result` already.
     private func finishAdopting(_ outcome: QNAnyOutcome) {
-        let adopted = link.withLock { $0.adopted.take() }
-        withExtendedLifetime(adopted) {}
         switch outcome {
         case .succeeded, .failed: finishErased(outcome)
         case .cancelled: cancel()
         }
     }
-}
-
-/// A continuation's link to the tasks it waits for. Not generic (the tasks are held erased, and
-/// the typed step lives beside it in the continuation), so taking the continuation's lock looks up
-/// no generic metadata in unspecialised code.
-struct QNContinuationLink {
-    /// The source, until the continuation starts: held strongly while nothing else runs it.
-    var unstarted: (any QNAnyAsyncTask)?
-    /// The source once the continuation started it, for as long as it lives (never cleared: the
-    /// hot path does not pay for it); weak, so a source nobody can finish any more is freed (its
-    /// observer, this continuation, with it).
-    weak var running: (any QNAnyAsyncTask)?
-    /// Whether the continuation still holds its step: until the step runs or the continuation is
-    /// cancelled.
-    var holdsStep = true
-    /// The task the step adopted, while it runs. Weak: a running task is kept alive by its work,
-    /// and an adopted task nobody can finish must not keep this one (and the chain after it) alive
-    /// through its observer.
-    weak var adopted: (any QNAnyAsyncTask)?
-}
-
-/// A task that waits for a source it holds in its link (a continuation), for the cycle check
-/// (``QNAnyAsyncTask/awaitedTask``).
-protocol QNSourceWaiting: AnyObject {
-    var awaitedSource: (any QNAnyAsyncTask)? { get }
 }

@@ -24,7 +24,10 @@ import PromiseInterface
 /// then never runs. The closure that will complete the task keeps it alive; a task nobody can
 /// complete any more is freed and its callbacks are dropped.
 public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
-    // @unchecked Sendable: adds only `starter`, guarded by its own PromiseMutex (see QNAsyncTask).
+    // @unchecked Sendable: adds only `starter`, which needs no lock of its own: it is written at
+    // creation, read and cleared only by `main()`, which the state machine's lock lets run at
+    // most once (the `start` transition that returns `.run`), and read by `deinit` (see
+    // QNAsyncTask).
 
     /// Launches the operation; receives the task to complete.
     public typealias Starter = @Sendable (QNAsyncManualTask<Result>) -> Void
@@ -33,9 +36,11 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     /// waiting for an outside call) no longer keeps what the block captured, which may hold
     /// whoever will complete the task, and so the task itself. A task completed or cancelled
     /// before it was started never runs the block and keeps it until it is freed.
-    private let starter: QNOneShot<StoredStarter>
+    ///
+    /// No lock: see the class's `@unchecked Sendable` note. A lock here cost 32 bytes per task.
+    private var starter: StoredStarter?
 
-    /// The closure in a struct, as `QNOneShot` wants it (see there).
+    /// The closure in a struct, so that the optional stores it as written (see `QNOneShot`).
     private struct StoredStarter: Sendable {
         let run: Starter
     }
@@ -47,13 +52,20 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     ///   - start: Called once, when the task is first started, on the thread that starts it.
     ///     It must not block; it launches the operation and returns.
     public init(taskID: String? = nil, start: @escaping Starter) {
-        starter = QNOneShot(StoredStarter(run: start))
+        starter = StoredStarter(run: start)
         super.init(identifier: taskID)
     }
 
     /// Makes a ready task whose operation is launched by whoever holds it (no start block).
     public convenience init(taskID: String? = nil) {
         self.init(taskID: taskID, start: { _ in })
+    }
+
+    deinit {
+        // A start block that never ran may hold the next level of a nest: freed in a loop (see
+        // `QNOneShot`).
+        guard let unused = starter.take() else { return }
+        releaseIteratively(consume unused)
     }
 
     override func main() {

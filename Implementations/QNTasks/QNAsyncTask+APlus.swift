@@ -63,9 +63,10 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
             case .cancelled: promise.finish(failing: CancellationError())
             }
         }
-        // Recorded now, not when the resolver finishes, so that a cycle closed right away
-        // (`a.resolve(b.promise)`, `b.resolve(a.promise)`) is seen.
-        promise.recordAwaited(resolver)
+        // The cycle check follows the promise to the resolver through the continuation's source
+        // (the machine's `unfinishedAwaited`) from now on, not from when the resolver finishes,
+        // so that a cycle closed right away (`a.resolve(b.promise)`, `b.resolve(a.promise)`) is
+        // seen.
         promise.start()
         let owner = ObjectIdentifier(promise)
         // One gate for both functions: the manual task's own "first outcome wins" is not enough,
@@ -154,8 +155,7 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
                 next.finish(failing: error)
             }
         }
-        next.recordAwaited(self)  // as in `deferred()`: before the step's hop
-        next.start()
+        next.start()  // the cycle check follows `next` to this promise, its source, as in `deferred()`
         return next
     }
 

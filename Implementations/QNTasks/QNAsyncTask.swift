@@ -1,9 +1,5 @@
 public import Dispatch
 import PromiseInterface
-import Synchronization
-
-/// Numbers the tasks made without an explicit ID.
-private let qnTaskCounter = Atomic<Int>(0)
 
 /// A unit of asynchronous work that does nothing until started and can be cancelled at any time:
 /// the QN design's answer to the two things the FBPromise talk says promises cannot do (cancel, and tell how
@@ -44,24 +40,24 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// any more) drops its callbacks without calling them, like a promise nobody resolves.
 public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: the only mutable state is `machine`, guarded by its PromiseMutex;
-    // subclasses add only immutable properties, state inside a PromiseMutex of their own, or
-    // stored properties guarded by such a lock (a continuation's `step`).
+    // subclasses add only immutable properties, state inside a PromiseMutex of their own, stored
+    // properties guarded by `machine`'s lock (a continuation's step and the tasks it waits for),
+    // or a property only `main()` and `deinit` touch (a manual task's start block, a block
+    // task's work: the state machine lets `main()` run at most once).
 
-    /// The task's ID: the one given at creation, or a generated `"QNAsyncTask-<n>"`.
+    /// The task's ID: the one given at creation, or a generated `"QNAsyncTask-<n>"`, unique
+    /// and, once asked for, the same every time.
     ///
     /// A serial task's sub-states carry their sub-task's ID, so a progress monitor can tell which
-    /// step finished.
-    public final var taskID: String { givenID ?? "QNAsyncTask-\(number)" }
+    /// step finished. The ID is kept out of line (``QNTaskExtras``) and a generated one is made
+    /// the first time it is asked for: most tasks never need one.
+    public final var taskID: String { machine.withLock { $0.taskID() } }
 
-    /// The ID given at creation.
-    private let givenID: String?
-    /// The task's number, for a generated ID: the string is made when asked for, not with every
-    /// task (an ID of more than 15 bytes is a heap allocation).
-    private let number: Int
-
-    /// Guards the whole state machine: phase, outcome, observers, cancellation handlers, monitors.
-    /// Not generic (the outcome is stored erased): see ``QNTaskStateMachine``.
-    private let machine = PromiseMutex(QNTaskStateMachine())
+    /// Guards the whole state machine: phase, outcome, observers, and the out-of-line rest
+    /// (cancellation handlers, monitors, ID). Not generic (the outcome is stored erased): see
+    /// ``QNTaskStateMachine``. Subclasses may keep state beside it that the same lock guards (a
+    /// continuation's step): one lock for everything a task does.
+    let machine: PromiseMutex<QNTaskStateMachine>
 
     #if DEBUG
         /// Where the task was made and whom to tell if it is freed while running
@@ -69,9 +65,9 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         private let leakTracker = PendingPromiseLeakCheck.track()
     #endif
 
+    /// - Parameter taskID: The given ID, or `nil` for a generated one.
     init(identifier taskID: String?) {
-        givenID = taskID
-        number = taskID == nil ? qnTaskCounter.add(1, ordering: .relaxed).newValue : 0
+        machine = PromiseMutex(QNTaskStateMachine(taskID: taskID))
     }
 
     deinit {
@@ -93,6 +89,12 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// wait for another task override it to cancel that task without registering a handler (a
     /// closure) per task.
     func didCancel() {}
+
+    /// The task this one waits for, for the cycle check, when it recorded none
+    /// (``recordAwaited(_:)``): `nil` here; a continuation overrides it with its source or the
+    /// task it adopted, which it holds anyway, so that a typed link records nothing on its hot
+    /// path.
+    var unrecordedAwaited: (any QNAnyAsyncTask)? { nil }
 
     // MARK: - Starting
 
@@ -250,16 +252,16 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     @discardableResult
     final func cancelReportingWhetherFinished() -> Bool {
         let action = machine.withLock { $0.cancel() }
-        guard case .cancelled(let handlers, let observers, let released) = action else { return false }
+        guard case .cancelled(let released) = action else { return false }
         // The task is cancelled from here on. A handler may cancel another task (a serial task's
         // handler cancels its running sub-task, down a whole `then` chain): the drain runs those
         // nested cancellations' side effects in a loop, so the stack stays flat.
-        let delivering = !handlers.isEmpty || !observers.isEmpty  // as the state machine decided
+        // As the state machine decided: it is delivering if there are handlers or observers.
+        let delivering = !released.cancelHandlers.isEmpty || !released.observers.isEmpty
         QNDrain.run {
             self.didCancel()
-            for handler in handlers { handler() }
-            if delivering { self.deliver(.cancelled, to: observers) }
-            withExtendedLifetime(released) {}
+            for handler in released.cancelHandlers { handler() }
+            if delivering { self.deliver(.cancelled, to: released.observers) }
         }
         return true
     }
@@ -353,11 +355,10 @@ extension QNAsyncTask: QNAnyAsyncTask {
         machine.withLock { $0.awaited = task }
     }
 
-    /// What the task recorded last; for a continuation that recorded nothing (a typed `map` or
-    /// `then` still waiting for its source), its source. Read by the cycle check only, so a typed
-    /// link records nothing on its hot path.
+    /// What the task recorded last, or else what it waits for without recording
+    /// (``unrecordedAwaited``), while it has not finished. Read by the cycle check only.
     var awaitedTask: (any QNAnyAsyncTask)? {
         if let recorded = machine.withLock({ $0.unfinishedAwaited }) { return recorded }
-        return (self as? any QNSourceWaiting)?.awaitedSource
+        return unrecordedAwaited
     }
 }

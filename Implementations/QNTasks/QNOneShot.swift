@@ -1,8 +1,10 @@
 import PromiseInterface
 
-/// What a task keeps until it uses it once (a start block, a parallel task's launch, a block
-/// task's work): taken out when used, so that a task that ran no longer holds what the closure
-/// captured; freed through `releaseIteratively` when the task goes without having used it.
+/// What a task keeps until it uses it once, when two threads may race to take it (a parallel
+/// task's launch, taken by `main()` or by a cancellation): taken out when used, so that a task
+/// that ran no longer holds what the closure captured; freed through `releaseIteratively` when
+/// the task goes without having used it. What only `main()` takes (a manual task's start block,
+/// a block task's work) needs no lock and is a plain optional beside the same `deinit` loop.
 ///
 /// A task that never ran may hold the next task of a nest this way (a start block or a launch
 /// that captured it), and that task the next: freed from each one's `deinit`, a dropped

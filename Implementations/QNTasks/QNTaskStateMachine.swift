@@ -1,5 +1,6 @@
 import Dispatch
 import PromiseInterface
+import Synchronization
 
 /// A task's outcome with its result type erased: what the non-generic core stores and hands to
 /// observers. The typed layer (``QNAsyncTask``) erases a result when it finishes and casts it back
@@ -31,11 +32,61 @@ struct QNProgressMonitor: Sendable {
     let callback: @Sendable (Double) -> Void
 }
 
+/// What few tasks use, kept out of line so that every task does not carry it: a task allocates
+/// one the first time it needs one (a cancellation handler, a progress monitor, an ID asked for,
+/// a recorded awaited task). A pending task with one observer is then 64 bytes smaller.
+///
+/// Its fields are part of the state machine that holds it: read and written only under the lock
+/// of the task that owns it.
+final class QNTaskExtras: @unchecked Sendable {
+    // @unchecked Sendable: every field is guarded by the owning task's lock (its state machine's
+    // PromiseMutex); the object is reached only through that machine.
+
+    /// The task's ID: the one given at creation, or the generated one, made the first time it
+    /// is asked for and then kept, so the ID never changes.
+    var taskID: String?
+    /// Cancellation handlers by token, while the task has not finished.
+    var cancelHandlers: [Int: QNTaskStateMachine.CancelHandler] = [:]
+    var nextToken = 0
+    /// Progress monitors, while the task has not finished.
+    var monitors: [QNProgressMonitor] = []
+    /// The task this one waits for (a task a promise's resolution adopted): the link the A+
+    /// surface's cycle check follows (``AdoptionCycle``). Weak, so it never keeps a dropped chain
+    /// alive.
+    weak var awaited: (any QNAnyAsyncTask)?
+
+    init(taskID: String?) {
+        self.taskID = taskID
+    }
+
+    /// The handlers and monitors, taken out (to be freed or run outside the lock).
+    func takeCallbacks() -> QNTaskStateMachine.Released {
+        defer {
+            cancelHandlers = [:]
+            monitors = []
+        }
+        return QNTaskStateMachine.Released(
+            observers: [],
+            cancelHandlers: cancelHandlers.sorted { $0.key < $1.key }.map(\.value),
+            monitors: monitors
+        )
+    }
+}
+
+/// Numbers the tasks whose generated ID was asked for.
+private let qnTaskCounter = Atomic<Int>(0)
+
 /// The pure state machine behind ``QNAsyncTask``: one value, guarded by the task's one lock.
 ///
 /// Not generic: the outcome is stored erased (``QNAnyOutcome``) and observers take it erased, so
 /// the task's hot path (start, finish, deliver, cancel), which runs unspecialised (behind the
 /// overrides of `main()` and `didCancel()`), makes no generic-metadata lookup. Only the typed layer knows `Result`.
+///
+/// Three fields: the phase (with the outcome once finished), the observers, and the rarely used
+/// rest out of line (``QNTaskExtras``): 56 bytes. No weak reference is stored in it: with one, the
+/// machine's type can no longer be copied as plain bytes, and every read of the phase made an
+/// outlined copy through the runtime (a profile of fan-out showed `swift_weakCopyInit` from
+/// `isRunning` and `finish`).
 ///
 /// Every transition is a mutating method that returns an *action*; the task computes the action
 /// under its lock and performs it (starting the work, calling observers, cancellation handlers and
@@ -53,46 +104,76 @@ struct QNTaskStateMachine {
     enum Phase {
         case ready
         case running
+        /// Finished, and the finishing (or cancelling) thread is still calling the observers it
+        /// took, outside the lock.
+        ///
+        /// An observer registered meanwhile must not be told at once: it would overtake observers
+        /// registered before it that the finishing thread has not reached yet, and callbacks
+        /// registered one after another would run out of order (Promises/A+ 2.2.6). It is queued
+        /// instead, and the finishing thread tells it after the others (``nextObservers()``).
+        case delivering(QNAnyOutcome)
+        /// Finished, every observer told: a later one is told at once by whoever registers it.
         case finished(QNAnyOutcome)
-    }
 
-    /// What a task still waiting for its outcome holds. Kept apart from `phase` so appending to
-    /// it mutates in place instead of copying an enum payload.
-    struct Pending {
-        var observers: Observers = []
-        var cancelHandlers: [Int: CancelHandler] = [:]
-        var nextToken = 0
-        var monitors: [QNProgressMonitor] = []
-
-        var isEmpty: Bool { observers.isEmpty && cancelHandlers.isEmpty && monitors.isEmpty }
-
-        /// Cancellation handlers in registration order.
-        var orderedCancelHandlers: [CancelHandler] {
-            cancelHandlers.sorted { $0.key < $1.key }.map(\.value)
+        var outcome: QNAnyOutcome? {
+            switch self {
+            case .ready, .running: return nil
+            case .delivering(let outcome), .finished(let outcome): return outcome
+            }
         }
     }
 
-    private(set) var phase: Phase = .ready
-    /// While the task waits for its outcome, everything it holds; once finished and still
-    /// delivering, the observers registered since the finishing thread last took them.
-    private var pending = Pending()
-    /// Whether the finishing (or cancelling) thread is still calling the observers it took,
-    /// outside the lock.
-    ///
-    /// An observer registered meanwhile must not be told at once: it would overtake observers
-    /// registered before it that the finishing thread has not reached yet, and callbacks
-    /// registered one after another would run out of order (Promises/A+ 2.2.6). It is queued
-    /// instead, and the finishing thread tells it after the others (``nextObservers()``).
-    private var isDelivering = false
-    /// The task this one waits for (a serial task's current sub-task, the task a promise step
-    /// adopted): the link the A+ surface's cycle check follows (``AdoptionCycle``). Weak, so it
-    /// never keeps a dropped chain alive.
-    weak var awaited: (any QNAnyAsyncTask)?
+    /// What a transition lets go of, to be used or freed after the lock.
+    struct Released {
+        var observers: Observers
+        /// In registration order.
+        var cancelHandlers: [CancelHandler]
+        var monitors: [QNProgressMonitor]
 
-    /// The task this one waits for, while it has not finished.
+        var isEmpty: Bool { observers.isEmpty && cancelHandlers.isEmpty && monitors.isEmpty }
+    }
+
+    private(set) var phase: Phase = .ready
+    /// Whether the continuation still holds its step (until the step runs or the continuation is
+    /// cancelled): the continuation's typed step lives beside the machine, guarded by its lock.
+    /// Declared right after the phase, so it sits in the padding after it: free.
+    var holdsStep = true
+    /// While the task waits for its outcome, its observers; while it delivers, those registered
+    /// since the finishing thread last took them.
+    private var observers: Observers = []
+    /// The rarely used rest, allocated on first use.
+    private var extras: QNTaskExtras?
+
+    init(taskID: String?) {
+        extras = taskID.map { QNTaskExtras(taskID: $0) }
+    }
+
+    private mutating func madeExtras() -> QNTaskExtras {
+        if let extras { return extras }
+        let made = QNTaskExtras(taskID: nil)
+        extras = made
+        return made
+    }
+
+    /// The given ID, or the generated one (made now if this is the first time it is asked for).
+    mutating func taskID() -> String {
+        let extras = madeExtras()
+        if let taskID = extras.taskID { return taskID }
+        let generated = "QNAsyncTask-\(qnTaskCounter.add(1, ordering: .relaxed).newValue)"
+        extras.taskID = generated
+        return generated
+    }
+
+    /// The task this one waits for (``QNTaskExtras/awaited``).
+    var awaited: (any QNAnyAsyncTask)? {
+        get { extras?.awaited }
+        set { madeExtras().awaited = newValue }
+    }
+
+    /// The task this one recorded last (``QNTaskExtras/awaited``), while it has not finished.
     var unfinishedAwaited: (any QNAnyAsyncTask)? {
-        if case .finished = phase { return nil }
-        return awaited
+        if phase.outcome != nil { return nil }
+        return extras?.awaited
     }
 
     // MARK: Actions
@@ -116,15 +197,15 @@ struct QNTaskStateMachine {
         /// The task finished now: notify `released.observers`. Cancellation handlers are dropped
         /// unrun (the task was not cancelled); `released` carries them out of the lock, so
         /// whatever they capture is freed after it.
-        case notify(QNAnyOutcome, released: Pending)
+        case notify(QNAnyOutcome, released: Released)
         /// The task had already finished (first outcome wins); nothing to do.
         case ignore
     }
 
     enum CancelAction {
-        /// The task is now cancelled: run the handlers (registration order), then notify.
-        /// `released` carries the rest (progress monitors) out of the lock.
-        case cancelled(handlers: [CancelHandler], observers: Observers, released: Pending)
+        /// The task is now cancelled: run `released.cancelHandlers` (registration order), then
+        /// notify `released.observers`; the monitors are only freed.
+        case cancelled(released: Released)
         /// The task had already finished; cancelling is a no-op.
         case ignore
     }
@@ -144,36 +225,31 @@ struct QNTaskStateMachine {
         switch phase {
         case .ready: return .ready
         case .running: return .running
-        case .finished(.succeeded): return .succeeded
-        case .finished(.failed): return .failed
-        case .finished(.cancelled): return .cancelled
+        case .delivering(.succeeded), .finished(.succeeded): return .succeeded
+        case .delivering(.failed), .finished(.failed): return .failed
+        case .delivering(.cancelled), .finished(.cancelled): return .cancelled
         }
     }
 
-    var outcome: QNAnyOutcome? {
-        if case .finished(let outcome) = phase { return outcome }
-        return nil
-    }
+    var outcome: QNAnyOutcome? { phase.outcome }
 
     mutating func start(_ observer: QNTaskObserver?) -> StartAction {
         switch phase {
         case .ready:
             phase = .running
-            if let observer { pending.observers.append(observer) }
+            if let observer { observers.append(observer) }
             return .run
-        case .running:
-            if let observer { pending.observers.append(observer) }
+        case .running, .delivering:
+            if let observer { observers.append(observer) }
             return .stored
         case .finished(let outcome):
-            guard isDelivering else { return .deliver(outcome) }
-            if let observer { pending.observers.append(observer) }
-            return .stored
+            return .deliver(outcome)
         }
     }
 
     mutating func observe(_ observer: QNTaskObserver) -> ObserveAction {
-        if case .finished(let outcome) = phase, !isDelivering { return .deliver(outcome) }
-        pending.observers.append(observer)
+        if case .finished(let outcome) = phase { return .deliver(outcome) }
+        observers.append(observer)
         return .stored
     }
 
@@ -181,67 +257,74 @@ struct QNTaskStateMachine {
     /// meanwhile, to tell next, or `nil` if there are none (the task has then delivered its
     /// outcome to everyone, and later observers are told at once by whoever registers them).
     mutating func nextObservers() -> Observers? {
-        guard !pending.observers.isEmpty else {
-            isDelivering = false
+        guard !observers.isEmpty else {
+            if case .delivering(let outcome) = phase { phase = .finished(outcome) }
             return nil
         }
-        defer { pending.observers = [] }
-        return pending.observers
+        defer { observers = [] }
+        return observers
+    }
+
+    /// Lets go of everything the unfinished task holds, as it finishes (the caller sets the new
+    /// phase).
+    private mutating func releaseAll() -> Released {
+        var released = extras?.takeCallbacks() ?? Released(observers: [], cancelHandlers: [], monitors: [])
+        released.observers = observers
+        observers = []
+        return released
     }
 
     /// Succeeds or fails the task. Allowed from `ready` too, so a manual task completed before it
     /// was started keeps its outcome (its work then never runs).
     mutating func finish(_ outcome: QNAnyOutcome) -> FinishAction {
-        if case .finished = phase { return .ignore }
-        phase = .finished(outcome)
-        let released = pending
-        pending = Pending()
+        if phase.outcome != nil { return .ignore }
+        let released = releaseAll()
         // With no observer to tell, there is nothing a later one could overtake.
-        isDelivering = !released.observers.isEmpty
+        phase = released.observers.isEmpty ? .finished(outcome) : .delivering(outcome)
         return .notify(outcome, released: released)
     }
 
     mutating func cancel() -> CancelAction {
-        if case .finished = phase { return .ignore }
-        phase = .finished(.cancelled)
-        let released = pending
-        pending = Pending()
+        if phase.outcome != nil { return .ignore }
+        let released = releaseAll()
         // Delivering also while the handlers run: they come before every observer, including
         // one registered meanwhile.
-        isDelivering = !released.observers.isEmpty || !released.cancelHandlers.isEmpty
-        return .cancelled(handlers: released.orderedCancelHandlers, observers: released.observers, released: released)
+        let delivering = !released.observers.isEmpty || !released.cancelHandlers.isEmpty
+        phase = delivering ? .delivering(.cancelled) : .finished(.cancelled)
+        return .cancelled(released: released)
     }
 
     mutating func addCancelHandler(_ handler: @escaping CancelHandler) -> AddCancelHandlerAction {
         switch phase {
-        case .finished(.cancelled):
+        case .delivering(.cancelled), .finished(.cancelled):
             return .callNow
-        case .finished:
+        case .delivering, .finished:
             return .dropped
         case .ready, .running:
-            let token = pending.nextToken
-            pending.nextToken += 1
-            pending.cancelHandlers[token] = handler
+            let extras = madeExtras()
+            let token = extras.nextToken
+            extras.nextToken += 1
+            extras.cancelHandlers[token] = handler
             return .stored(token: token)
         }
     }
 
     /// Removes a handler; returns it so the caller frees it (and what it captures) after the lock.
     mutating func removeCancelHandler(_ token: Int) -> CancelHandler? {
-        pending.cancelHandlers.removeValue(forKey: token)
+        extras?.cancelHandlers.removeValue(forKey: token)
     }
 
     /// Stores a progress monitor; `false` if the task has finished (no progress will come).
     mutating func addMonitor(_ monitor: QNProgressMonitor) -> Bool {
-        if case .finished = phase { return false }
-        pending.monitors.append(monitor)
+        if phase.outcome != nil { return false }
+        madeExtras().monitors.append(monitor)
         return true
     }
 
     /// The monitors to tell about progress: only while running.
     func monitorsForProgress() -> [QNProgressMonitor] {
         guard case .running = phase else { return [] }
-        return pending.monitors
+        return extras?.monitors ?? []
     }
 
     /// Whether the task has started and not finished.
@@ -251,10 +334,9 @@ struct QNTaskStateMachine {
     }
 
     /// Called when the task is freed: whatever a task that never finished still holds.
-    mutating func abandon() -> Pending? {
-        if case .finished = phase { return nil }
-        let abandoned = pending
-        pending = Pending()
+    mutating func abandon() -> Released? {
+        if phase.outcome != nil { return nil }
+        let abandoned = releaseAll()
         return abandoned.isEmpty ? nil : abandoned
     }
 }
