@@ -416,4 +416,5 @@ let experimentalContenders: [any Contender] = [
         .weakSource, name: "Floor+weak",
         summary: "experiment: the floor whose then-promise refers back to its source weakly, as a QN link does"
     ),
+    QNFloorContender(),
 ]
