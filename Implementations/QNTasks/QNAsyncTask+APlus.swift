@@ -17,12 +17,15 @@ extension QNAsyncTask: Thenable {
         resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
         rejectPromise: @escaping @Sendable (any Error) -> Void
     ) {
-        start(on: .main) { outcome in
-            switch outcome.result {
-            case .success(let value): resolvePromise(qnPromiseValue(value))
-            case .failure(let error): rejectPromise(error)
-            }
-        }
+        // One closure: it casts the erased value back itself rather than wrapping a typed observer.
+        start(
+            observer: QNTaskObserver(queue: .main) { outcome in
+                switch outcome {
+                case .succeeded(let value): resolvePromise(qnPromiseValue(qnUnerased(value, as: Result.self)))
+                case .failed(let error): rejectPromise(error)
+                case .cancelled: rejectPromise(CancellationError())
+                }
+            })
     }
 }
 

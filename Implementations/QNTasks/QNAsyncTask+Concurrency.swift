@@ -16,9 +16,7 @@ extension QNAsyncTask {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     start(
-                        observer: QNTaskObserver(queue: nil) { outcome in
-                            continuation.resume(with: outcome.typed(as: Result.self).result)
-                        })
+                        observer: Self.typedObserver(on: nil) { outcome in continuation.resume(with: outcome.result) })
                 }
             } onCancel: {
                 cancel()

@@ -22,7 +22,11 @@ extension QNAsyncTask {
         on mainActor: MainActor,
         completion: @escaping @MainActor (QNTaskOutcome<Result>) -> Void
     ) {
-        start(on: .main) { outcome in MainActor.assumeIsolated { completion(outcome) } }
+        // One closure: it casts the erased outcome itself rather than wrapping a typed observer.
+        start(
+            observer: QNTaskObserver(queue: .main) { outcome in
+                MainActor.assumeIsolated { completion(outcome.typed()) }
+            })
     }
 
     /// ``observe(on:completion:)-(DispatchQueue,_)`` with a completion isolated to the main actor.
@@ -30,6 +34,9 @@ extension QNAsyncTask {
         on mainActor: MainActor,
         completion: @escaping @MainActor (QNTaskOutcome<Result>) -> Void
     ) {
-        observe(on: .main) { outcome in MainActor.assumeIsolated { completion(outcome) } }
+        observe(
+            observer: QNTaskObserver(queue: .main) { outcome in
+                MainActor.assumeIsolated { completion(outcome.typed()) }
+            })
     }
 }

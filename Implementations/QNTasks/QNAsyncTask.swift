@@ -113,7 +113,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         on queue: DispatchQueue = .main,
         completion: @escaping @Sendable (QNTaskOutcome<Result>) -> Void
     ) {
-        start(observer: QNTaskObserver(queue: queue) { outcome in completion(outcome.typed()) })
+        start(observer: Self.typedObserver(on: queue, completion))
     }
 
     /// Starts the task with separate success and failure callbacks, as the original's
@@ -167,7 +167,18 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
         on queue: DispatchQueue = .main,
         completion: @escaping @Sendable (QNTaskOutcome<Result>) -> Void
     ) {
-        observe(observer: QNTaskObserver(queue: queue) { outcome in completion(outcome.typed()) })
+        observe(observer: Self.typedObserver(on: queue, completion))
+    }
+
+    /// The observer for a typed callback: the core hands observers the outcome erased, so this
+    /// one casts it back. One closure, which holds `completion`; callers that adapt the outcome
+    /// further (the main-actor variants, `Thenable`) cast in their own closure instead of
+    /// wrapping this one.
+    static func typedObserver(
+        on queue: DispatchQueue?,
+        _ completion: @escaping @Sendable (QNTaskOutcome<Result>) -> Void
+    ) -> QNTaskObserver {
+        QNTaskObserver(queue: queue) { outcome in completion(outcome.typed()) }
     }
 
     final func observe(observer: QNTaskObserver) {
