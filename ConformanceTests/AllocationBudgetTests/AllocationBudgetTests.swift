@@ -51,18 +51,19 @@ struct AllocationBudgetTests {
         // handler).
         "QX key-value observation": 4,
         // `map` is a continuation: one task per link (before continuations, a two-step serial task
-        // per `then`: 29 in compare's release count). A release build makes 6 too. One of them is
-        // the typed callback's wrapper: a task's core stores observers that take the outcome
-        // erased, so `start(on:completion:)` wraps a typed callback in one that casts (5 before
-        // the core stopped being generic; the core made a chain link about 3 times faster).
-        "QN pending task with one map": 6,
-        // A release build: 5 (a debug build allocates a context for the closure that reads the
-        // continuation's state under its lock). One more (6 and 8 in a debug build) while every
-        // freed link started a `releaseIteratively` loop, which allocates its list, with nothing
-        // left to free.
-        "QN map link": 7,
-        // A release build: 8 (7 before the typed callback's wrapper, above).
-        "QN fan-out observer": 10,
+        // per `then`: 29 in compare's release count). A release build makes 4 too: the manual
+        // task, the continuation, the side table of the source's weak reference, and the typed
+        // callback's wrapper (a task's core stores observers that take the outcome erased, so
+        // `start(on:completion:)` wraps a typed callback in one that casts). Each task keeps its
+        // first observer inline: 6 while both kept an observer array.
+        "QN pending task with one map": 4,
+        // A release build: 4 (a debug build allocates a context for the closure that reads the
+        // continuation's state under its lock). One more (7 in a debug build) while the source
+        // kept its observer in an array, and one more again while every freed link started a
+        // `releaseIteratively` loop, which allocates its list, with nothing left to free.
+        "QN map link": 5,
+        // A release build: 7 (8 while the continuation kept its observer in an array).
+        "QN fan-out observer": 8,
     ]
 
     /// Bytes requested per pending promise with one `then` (what it holds while it waits), in the
@@ -76,12 +77,12 @@ struct AllocationBudgetTests {
         "AY pending promise with one then": 387,
         // Release: 369.
         "QX pending promise with one then": 500,
-        // Release: 448. The manual task (88 bytes and its start block's 16), the continuation
-        // (144), the side table of the source's weak reference, the two observer arrays and the
-        // typed callback's wrapper. 632 before the task's rarely used state (cancellation
-        // handlers, monitors, ID, recorded awaited task) moved out of line and the continuation's
-        // link into the task's own lock.
-        "QN pending task with one map": 592,
+        // Release: 384. The manual task (112 bytes and its start block's 16), the continuation
+        // (168), the side table of the source's weak reference and the typed callback's wrapper.
+        // 632 before the task's rarely used state (cancellation handlers, monitors, ID, recorded
+        // awaited task) moved out of line and the continuation's link into the task's own lock;
+        // 448 before each task kept its first observer inline instead of in an array.
+        "QN pending task with one map": 528,
     ]
 
     /// How far a byte count may stray from its budget: GCD's caches refill inside a run now and

@@ -123,6 +123,53 @@ struct QNAsyncTaskThenTests {
         #expect(done.state == .succeeded)
     }
 
+    @Test("a task adopted from outside before the step ran is cancelled with the still running source")
+    func adoptBeforeStepThenCancel() async throws {
+        let source = Step("source")
+        let stepRan = Recorder<Int>()
+        let continuation = QNAsyncContinuationTask<Int, Int>(source: source.task, queue: .global()) { outcome, next in
+            stepRan.record(outcome.value ?? -1)
+            next.succeed(0)
+        }
+        continuation.start()
+        try await source.started.fired()
+        let adopted = Step("adopted")
+        continuation.adopt(adopted.task)
+        try await adopted.started.fired()
+        continuation.cancel()
+        // Both tasks the continuation waits for are cancelled: before the fix the adopted task
+        // took the source's place, and the source kept running.
+        #expect(source.task.state == .cancelled)
+        #expect(adopted.task.state == .cancelled)
+        #expect(continuation.state == .cancelled)
+        #expect(stepRan.all.isEmpty)
+    }
+
+    @Test("a continuation started and cancelled inside a drain never starts its source, and lets it go")
+    func cancelledBeforeDeferredStart() async throws {
+        final class Box: @unchecked Sendable {
+            // @unchecked Sendable: written once before the handler runs, read after.
+            weak var source: QNAsyncManualTask<Int>?
+        }
+        let box = Box()
+        let sourceStarts = Recorder<Void>()
+        let trigger = QNAsyncManualTask<Int>()
+        do {
+            let source = QNAsyncManualTask<Int> { _ in sourceStarts.record(()) }
+            box.source = source
+            let continuation = source.map(on: .global()) { $0 + 1 }
+            // Inside a cancellation handler the drain is active: the continuation's start of its
+            // source is deferred to the end of the drain, and the cancel comes first.
+            trigger.onCancel {
+                continuation.start()
+                continuation.cancel()
+            }
+        }
+        trigger.cancel()
+        #expect(sourceStarts.all.isEmpty)
+        #expect(box.source == nil, "the source of a continuation cancelled before its start is let go")
+    }
+
     @Test("cancelling the Swift Task awaiting value cancels the running step")
     func swiftTaskCancellation() async throws {
         let first = Step("first")

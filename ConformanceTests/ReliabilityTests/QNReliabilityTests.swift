@@ -112,6 +112,56 @@ struct QNReliabilityTests {
         #expect(calls.remaining == 0)
     }
 
+    @Test("a block task started from 8 threads at once runs its work once; every start gets the one outcome")
+    func blockTaskStartRace() async throws {
+        let calls = Countdown(Self.rounds * Self.threads)
+        let rounds = try await offPool("block task start race", timeout: heavyTimeout) {
+            raceRounds(
+                threads: Self.threads,
+                rounds: Self.rounds,
+                prepare: { _ in
+                    let runs = Recorder<Void>()
+                    let task = QNAsyncBlockTask<Int>(queue: .global()) { _ in
+                        runs.record(())
+                        return 7
+                    }
+                    return (task: task, runs: runs, outcomes: Recorder<String>())
+                },
+                body: { round, _ in
+                    let outcomes = round.outcomes
+                    round.task.start(on: .global()) { @Sendable outcome in
+                        outcomes.record(Self.name(outcome))
+                        calls.tick()
+                    }
+                }
+            )
+        }
+        try await calls.wait("every start's callback", timeout: heavyTimeout)
+        for (number, round) in rounds.enumerated() {
+            guard round.runs.count == 1, round.outcomes.all == Array(repeating: "succeeded(7)", count: Self.threads)
+            else {
+                Issue.record("round \(number): work ran \(round.runs.count) times, callbacks \(round.outcomes.all)")
+                return
+            }
+        }
+    }
+
+    @Test("a generated task ID read from 8 threads at once is one ID")
+    func taskIDRace() async throws {
+        let rounds = try await offPool("task ID race", timeout: heavyTimeout) {
+            raceRounds(
+                threads: Self.threads,
+                rounds: Self.rounds,
+                prepare: { _ in (task: QNAsyncManualTask<Int>(), ids: Recorder<String>()) },
+                body: { round, _ in round.ids.record(round.task.taskID) }
+            )
+        }
+        for (number, round) in rounds.enumerated() where Set(round.ids.all).count != 1 {
+            Issue.record("round \(number): IDs \(Set(round.ids.all))")
+            return
+        }
+    }
+
     @Test("cancel after the task finished changes nothing and runs no cleanup")
     func cancelAfterFinish() async throws {
         let cleanups = Recorder<Void>()

@@ -24,7 +24,7 @@ import PromiseInterface
 /// resize.start { outcome in show(outcome) }
 /// ```
 public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unchecked Sendable {
-    // @unchecked Sendable: adds an immutable `queue` and `work`, which needs no lock of its own:
+    // @unchecked Sendable: adds an immutable `queue`, and `work`, which needs no lock of its own:
     // it is written at creation, read and cleared only by the block `main()` queues (the state
     // machine's lock lets `main()` run at most once), and read by `deinit` (see QNAsyncTask).
 

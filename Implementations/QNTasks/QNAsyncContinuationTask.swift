@@ -181,16 +181,17 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// Cancels the task the continuation waits for and drops the step.
     override func didCancel() {
         var step: Continuation?
-        let started = machine.withLock { machine -> (any QNAnyAsyncTask)? in
+        let (started, adoptedBeforeStep) = machine.withLock { machine in
             if machine.holdsStep {
                 machine.holdsStep = false
                 step = self.step.take()
             }
             // An unstarted source stays: it is freed with the continuation (`deinit`), or by
             // `startSource`, which finds the continuation cancelled and lets it go.
-            return self.waited
+            return (self.waited, machine.adoptedBeforeStep)
         }
         started?.cancel()
+        adoptedBeforeStep?.cancel()
         withExtendedLifetime(step) {}  // freed here, outside the lock
     }
 
@@ -214,14 +215,22 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     }
 
     /// Finishes the continuation as `task` does: starts `task` (if it has not started) and takes
-    /// its outcome. Cancelling the continuation meanwhile cancels `task`.
+    /// its outcome. Cancelling the continuation meanwhile cancels `task` (and the source, if the
+    /// continuation adopts before its step ran and the source still runs).
     public func adopt(_ task: QNAsyncTask<Result>) {
         // Checked under the lock the cancellation takes: adopted after it, the task would never
         // be cancelled.
         let isCancelled = machine.withLock { machine -> Bool in
             guard machine.isRunning, task !== self else { return true }
-            // Replaces the source, which has finished (the step runs after it did).
-            waited = task
+            if machine.holdsStep {
+                // Adopted from outside the step, which has not run: the source may still run,
+                // and a cancellation must reach both (out of line: rare).
+                machine.recordAdoptionBeforeStep(task)
+            } else {
+                // From the step: replaces the source, which has finished (the step runs after
+                // it did). No allocation, no recording: the cycle check follows `waited`.
+                waited = task
+            }
             return false
         }
         guard !isCancelled else {

@@ -58,7 +58,8 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
     ///
     /// - Returns: The promise with its `resolve` and `reject` functions.
     public static func deferred() -> Deferred<QNAsyncContinuationTask<PromiseValue, PromiseValue>> {
-        let resolver = QNAsyncManualTask<PromiseValue>(taskID: "deferred")
+        // No task ID: a given one is kept out of line, one allocation more per promise.
+        let resolver = QNAsyncManualTask<PromiseValue>()
         let promise = QNPromise(source: resolver, queue: .main) { outcome, promise in
             switch outcome {
             case .succeeded(let value): promise.succeed(value)
@@ -67,9 +68,8 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
             }
         }
         // The cycle check follows the promise to the resolver through the continuation's source
-        // (the machine's `unfinishedAwaited`) from now on, not from when the resolver finishes,
-        // so that a cycle closed right away (`a.resolve(b.promise)`, `b.resolve(a.promise)`) is
-        // seen.
+        // (its `unrecordedAwaited`) from now on, not from when the resolver finishes, so that a
+        // cycle closed right away (`a.resolve(b.promise)`, `b.resolve(a.promise)`) is seen.
         promise.start()
         let owner = ObjectIdentifier(promise)
         // One gate for both functions: the manual task's own "first outcome wins" is not enough,

@@ -212,9 +212,14 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     @discardableResult
     final func finishErased(_ outcome: QNAnyOutcome) -> Bool {
         let action = machine.withLock { $0.finish(outcome) }
-        guard case .notify(let outcome, let released) = action else { return false }
-        if !released.observers.isEmpty { deliver(outcome, to: released.observers) }
-        return true
+        switch consume action {
+        case .notify(let outcome, var released):
+            let observers = released.observers.take()
+            if !observers.isEmpty { deliver(outcome, to: observers) }
+            return true
+        case .ignore:
+            return false
+        }
     }
 
     /// Tells `observers` the outcome, in registration order, then those registered while they
@@ -224,7 +229,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     private func deliver(_ outcome: QNAnyOutcome, to observers: consuming QNTaskStateMachine.Observers) {
         var batch = consume observers
         while true {
-            for observer in batch { observer.notify(outcome) }
+            batch.notifyAll(outcome)
             guard let next = machine.withLock({ $0.nextObservers() }) else { return }
             batch = next
         }
@@ -354,7 +359,7 @@ protocol QNAnyAsyncTask: AnyObject, Sendable {
     var taskID: String { get }
     func cancel()
     /// The task this one waits for, while it has not finished (see `recordAwaited(_:)`); a
-    /// continuation that recorded none waits for its source.
+    /// continuation that recorded none waits for its source, then for the task its step adopted.
     var awaitedTask: (any QNAnyAsyncTask)? { get }
     /// Starts the task (idempotent) and registers `observer` (if any) for its outcome, erased.
     func start(observer: QNTaskObserver?)

@@ -50,10 +50,15 @@ final class QNTaskExtras: @unchecked Sendable {
     var nextToken = 0
     /// Progress monitors, while the task has not finished.
     var monitors: [QNProgressMonitor] = []
-    /// The task this one waits for (a task a promise's resolution adopted): the link the A+
-    /// surface's cycle check follows (``AdoptionCycle``). Weak, so it never keeps a dropped chain
-    /// alive.
+    /// The task this one waits for, recorded (a task a promise's resolution adopted, a serial
+    /// task's current sub-task, a task a continuation adopted before its step ran): the link the
+    /// A+ surface's cycle check follows (``AdoptionCycle``). Weak, so it never keeps a dropped
+    /// chain alive.
     weak var awaited: (any QNAnyAsyncTask)?
+    /// A task a continuation adopted before its step ran (`adopt` called from outside the step,
+    /// while the source still runs): kept apart from the source, so that cancelling the
+    /// continuation cancels both. Weak, as the continuation's own reference to its source.
+    weak var adoptedBeforeStep: (any QNAnyAsyncTask)?
 
     init(taskID: String?) {
         self.taskID = taskID
@@ -66,7 +71,7 @@ final class QNTaskExtras: @unchecked Sendable {
             monitors = []
         }
         return QNTaskStateMachine.Released(
-            observers: [],
+            observers: QNObserverList(),
             cancelHandlers: cancelHandlers.sorted { $0.key < $1.key }.map(\.value),
             monitors: monitors
         )
@@ -82,8 +87,9 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// the task's hot path (start, finish, deliver, cancel), which runs unspecialised (behind the
 /// overrides of `main()` and `didCancel()`), makes no generic-metadata lookup. Only the typed layer knows `Result`.
 ///
-/// Three fields: the phase (with the outcome once finished), the observers, and the rarely used
-/// rest out of line (``QNTaskExtras``): 56 bytes. No weak reference is stored in it: with one, the
+/// Four fields: the phase (with the outcome once finished), a continuation's `holdsStep` flag (in
+/// the phase's padding), the observers (the first inline), and the rarely used rest out of line
+/// (``QNTaskExtras``): 80 bytes. No weak reference is stored in it: with one, the
 /// machine's type can no longer be copied as plain bytes, and every read of the phase made an
 /// outlined copy through the runtime (a profile of fan-out showed `swift_weakCopyInit` from
 /// `isRunning` and `finish`).
@@ -92,13 +98,8 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// under its lock and performs it (starting the work, calling observers, cancellation handlers and
 /// progress monitors) after releasing the lock. No user code ever runs under the lock.
 struct QNTaskStateMachine {
-    /// An array, not `InlineFirstList`: storing the first observer inline saves an allocation per
-    /// pending task but costs about a tenth of a chain link in time (two alternating release runs:
-    /// 2.80 against 2.53-2.55 times FBL's per-link time), because every copy of an inline observer
-    /// retains what its closure captures, the next task, and a task's reference count takes the
-    /// slow path (its continuation refers to it weakly, which gives it a side table), where
-    /// copying an array retains only its buffer.
-    typealias Observers = [QNTaskObserver]
+    /// The first observer inline, the rest in an array (see ``QNObserverList``).
+    typealias Observers = QNObserverList
     typealias CancelHandler = @Sendable () -> Void
 
     enum Phase {
@@ -140,7 +141,7 @@ struct QNTaskStateMachine {
     var holdsStep = true
     /// While the task waits for its outcome, its observers; while it delivers, those registered
     /// since the finishing thread last took them.
-    private var observers: Observers = []
+    private var observers = QNObserverList()
     /// The rarely used rest, allocated on first use.
     private var extras: QNTaskExtras?
 
@@ -169,6 +170,17 @@ struct QNTaskStateMachine {
         get { extras?.awaited }
         set { madeExtras().awaited = newValue }
     }
+
+    /// A continuation adopting `task` before its step ran (see
+    /// ``QNTaskExtras/adoptedBeforeStep``); recorded as awaited too, for the cycle check.
+    mutating func recordAdoptionBeforeStep(_ task: any QNAnyAsyncTask) {
+        let extras = madeExtras()
+        extras.adoptedBeforeStep = task
+        extras.awaited = task
+    }
+
+    /// The task a continuation adopted before its step ran, if any (and alive).
+    var adoptedBeforeStep: (any QNAnyAsyncTask)? { extras?.adoptedBeforeStep }
 
     /// The task this one recorded last (``QNTaskExtras/awaited``), while it has not finished.
     var unfinishedAwaited: (any QNAnyAsyncTask)? {
@@ -261,16 +273,15 @@ struct QNTaskStateMachine {
             if case .delivering(let outcome) = phase { phase = .finished(outcome) }
             return nil
         }
-        defer { observers = [] }
-        return observers
+        return observers.take()
     }
 
     /// Lets go of everything the unfinished task holds, as it finishes (the caller sets the new
     /// phase).
     private mutating func releaseAll() -> Released {
-        var released = extras?.takeCallbacks() ?? Released(observers: [], cancelHandlers: [], monitors: [])
-        released.observers = observers
-        observers = []
+        var released =
+            extras?.takeCallbacks() ?? Released(observers: QNObserverList(), cancelHandlers: [], monitors: [])
+        released.observers = observers.take()
         return released
     }
 
@@ -338,5 +349,46 @@ struct QNTaskStateMachine {
         if phase.outcome != nil { return nil }
         let abandoned = releaseAll()
         return abandoned.isEmpty ? nil : abandoned
+    }
+}
+
+/// A task's observers in registration order: the first inline, the rest in an array, so that a
+/// task with one observer (a source and its continuation, a task started with one callback)
+/// allocates no array.
+///
+/// Written for moves, not copies: a list leaves the lock with ``take()`` (a swap) and is told
+/// with a consuming ``notifyAll(_:)``, because every copy of an observer retains what its
+/// closure captures, usually a continuation, whose reference count is on the slow path (its own
+/// continuation refers to it weakly). A first version built on `InlineFirstList` copied them on
+/// every hand-out and lost about a tenth of a chain link.
+struct QNObserverList {
+    private var first: QNTaskObserver?
+    private var rest: [QNTaskObserver] = []
+
+    var isEmpty: Bool {
+        if case .none = first { return true }
+        return false
+    }
+
+    mutating func append(_ observer: consuming QNTaskObserver) {
+        if case .none = first {
+            first = observer
+        } else {
+            rest.append(observer)
+        }
+    }
+
+    /// The list, moved out; this one is left empty.
+    mutating func take() -> QNObserverList {
+        var taken = QNObserverList()
+        swap(&self, &taken)
+        return taken
+    }
+
+    /// Tells every observer `outcome`, in registration order.
+    consuming func notifyAll(_ outcome: QNAnyOutcome) {
+        guard let first = first.take() else { return }
+        first.notify(outcome)
+        for observer in rest { observer.notify(outcome) }
     }
 }
