@@ -92,6 +92,30 @@ struct QNAPlusTests {
         #expect(QNPromise.isCycleError(error))
     }
 
+    @Test("after a task adopted from outside, the cycle check follows the task the step adopts")
+    func cycleThroughStepAdoptionAfterEarlyAdoption() async throws {
+        let queue = DispatchQueue(label: "qn.cycle-after-early-adoption")
+        let deferred = QNPromise.deferred()
+        let gate = QNAsyncManualTask<PromiseValue>()
+        let continuation = gate.then(on: queue) { _ in deferred.promise }
+        continuation.start()
+        // Adopted from outside before the step ran; it stays pending.
+        let early = QNAsyncManualTask<PromiseValue>()
+        continuation.adopt(early)
+        gate.succeed(nil)
+        queue.sync {}  // the step ran: the continuation now waits for the deferred promise
+        // The deferred promise would wait for the continuation, which waits for it: a cycle. The
+        // check must follow the task the step adopted, not the one adopted before it (it did
+        // not, and the promise never settled).
+        deferred.resolve(continuation)
+        guard case .failure(let error) = try await settled(deferred.promise) else {
+            Issue.record("fulfilled")
+            return
+        }
+        #expect(QNPromise.isCycleError(error))
+        early.cancel()
+    }
+
     @Test("a callback may return any QN task, which is started and adopted")
     func adoptsTasks() async throws {
         let promise = QNPromise.resolved(2).then(

@@ -178,7 +178,8 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         }
     }
 
-    /// Cancels the task the continuation waits for and drops the step.
+    /// Cancels the tasks the continuation waits for (its source or the task its step adopted, and
+    /// a task adopted before the step ran) and drops the step.
     override func didCancel() {
         var step: Continuation?
         let (started, adoptedBeforeStep) = machine.withLock { machine in
@@ -215,8 +216,13 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     }
 
     /// Finishes the continuation as `task` does: starts `task` (if it has not started) and takes
-    /// its outcome. Cancelling the continuation meanwhile cancels `task` (and the source, if the
-    /// continuation adopts before its step ran and the source still runs).
+    /// its outcome. Cancelling the continuation meanwhile cancels `task`.
+    ///
+    /// Call it once, from the step or from work the step started. Called from outside before the
+    /// step ran, it does not replace the step: the source still runs, the step still runs when
+    /// the source finishes, and whichever finishes the continuation first wins; cancelling the
+    /// continuation meanwhile cancels both the source and `task`. A second call replaces the
+    /// first task as the one a cancellation reaches.
     public func adopt(_ task: QNAsyncTask<Result>) {
         // Checked under the lock the cancellation takes: adopted after it, the task would never
         // be cancelled.
@@ -228,8 +234,10 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
                 machine.recordAdoptionBeforeStep(task)
             } else {
                 // From the step: replaces the source, which has finished (the step runs after
-                // it did). No allocation, no recording: the cycle check follows `waited`.
+                // it did). No allocation, no recording: the cycle check follows `waited`, unless
+                // something was recorded (an adoption before the step), which it must replace.
                 waited = task
+                machine.replaceRecordedAwaited(with: task)
             }
             return false
         }

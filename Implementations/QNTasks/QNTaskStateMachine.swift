@@ -179,6 +179,14 @@ struct QNTaskStateMachine {
         extras.awaited = task
     }
 
+    /// Replaces a recorded awaited task with `task` (a continuation's step adopting it, after an
+    /// adoption before the step was recorded); nothing to do, and no allocation, if the task has
+    /// no out-of-line state.
+    mutating func replaceRecordedAwaited(with task: any QNAnyAsyncTask) {
+        guard let extras, extras.awaited != nil else { return }
+        extras.awaited = task
+    }
+
     /// The task a continuation adopted before its step ran, if any (and alive).
     var adoptedBeforeStep: (any QNAnyAsyncTask)? { extras?.adoptedBeforeStep }
 
