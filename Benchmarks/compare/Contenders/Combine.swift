@@ -177,7 +177,15 @@ struct CombineContender: Contender {
                     .flatMap { user in call { Services.contacts(of: user) } }
                     .receive(on: serial)
                     .flatMap { contacts in
-                        contacts.publisher.flatMap { contact in call { Services.avatarSize(of: contact) } }.collect()
+                        // Each avatar's answer is received on the serial queue before the merge,
+                        // as the promises observe each input of their `all` on it: delivered
+                        // straight from the concurrent I/O queue, answers entered OpenCombine's
+                        // `flatMap` from several threads at once, and a full run crashed once in
+                        // `Publishers.ReceiveOn` with a pointer freed twice.
+                        contacts.publisher.flatMap { contact in
+                            call { Services.avatarSize(of: contact) }.receive(on: serial)
+                        }
+                        .collect()
                     }
                     .receive(on: serial)
                     .map { sizes in sum + sizes.reduce(0, +) }
