@@ -17,13 +17,12 @@ extension QNAsyncTask: Thenable {
         resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
         rejectPromise: @escaping @Sendable (any Error) -> Void
     ) {
-        // One closure: it casts the erased value back itself rather than wrapping a typed observer.
+        // One closure, on the erased outcome: no typed observer to wrap.
         start(
             observer: QNTaskObserver(queue: .main) { outcome in
-                switch outcome {
-                case .succeeded(let value): resolvePromise(qnPromiseValue(qnUnerased(value, as: Result.self)))
-                case .failed(let error): rejectPromise(error)
-                case .cancelled: rejectPromise(CancellationError())
+                switch outcome.promiseResult {
+                case .success(let value): resolvePromise(value)
+                case .failure(let error): rejectPromise(error)
                 }
             })
     }
@@ -232,10 +231,9 @@ func qnResolve(_ task: QNAsyncTask<PromiseValue>, with value: PromiseValue, owne
         task.recordAwaited(adopted)
         adopted.start(
             observer: QNTaskObserver(queue: .main) { outcome in
-                switch outcome {
-                case .succeeded(let value): task.finish(succeeding: qnPromiseValue(value))
-                case .failed(let error): task.finish(failing: error)
-                case .cancelled: task.finish(failing: CancellationError())
+                switch outcome.promiseResult {
+                case .success(let value): task.finish(succeeding: value)
+                case .failure(let error): task.finish(failing: error)
                 }
             })
     } else if let thenable = value as? any Thenable {

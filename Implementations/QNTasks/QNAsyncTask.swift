@@ -268,12 +268,10 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     @discardableResult
     final func cancelReportingWhetherFinished() -> Bool {
         let action = machine.withLock { $0.cancel() }
-        guard case .cancelled(let released) = action else { return false }
+        guard case .cancelled(let released, let delivering) = action else { return false }
         // The task is cancelled from here on. A handler may cancel another task (a serial task's
         // handler cancels its running sub-task, down a whole `then` chain): the drain runs those
         // nested cancellations' side effects in a loop, so the stack stays flat.
-        // As the state machine decided: it is delivering if there are handlers or observers.
-        let delivering = !released.cancelHandlers.isEmpty || !released.observers.isEmpty
         QNDrain.run {
             self.didCancel()
             for handler in released.cancelHandlers { handler() }

@@ -43,6 +43,18 @@ public enum QNTaskOutcome<Result: Sendable>: Sendable {
 }
 
 extension QNTaskOutcome where Result == any Sendable {
+    /// The outcome as the shared protocol sees it: the value as a `PromiseValue` (an optional
+    /// one not wrapped twice), or the reason; a cancelled task rejects with `CancellationError`.
+    /// What a thenable QN task hands over, and what a promise that adopted a QN task settles
+    /// with.
+    var promiseResult: Swift.Result<PromiseValue, any Error> {
+        switch self {
+        case .succeeded(let value): return .success(qnPromiseValue(value))
+        case .failed(let error): return .failure(error)
+        case .cancelled: return .failure(CancellationError())
+        }
+    }
+
     /// The outcome with its result cast back to the type it was erased from (``QNAnyOutcome``).
     func typed<T: Sendable>(as type: T.Type = T.self) -> QNTaskOutcome<T> {
         switch self {

@@ -64,17 +64,14 @@ final class QNTaskExtras: @unchecked Sendable {
         self.taskID = taskID
     }
 
-    /// The handlers and monitors, taken out (to be freed or run outside the lock).
-    func takeCallbacks() -> QNTaskStateMachine.Released {
+    /// The handlers (in registration order) and monitors, taken out (to be freed or run outside
+    /// the lock).
+    func takeCallbacks() -> (cancelHandlers: [QNTaskStateMachine.CancelHandler], monitors: [QNProgressMonitor]) {
         defer {
             cancelHandlers = [:]
             monitors = []
         }
-        return QNTaskStateMachine.Released(
-            observers: QNObserverList(),
-            cancelHandlers: cancelHandlers.sorted { $0.key < $1.key }.map(\.value),
-            monitors: monitors
-        )
+        return (cancelHandlers.sorted { $0.key < $1.key }.map(\.value), monitors)
     }
 }
 
@@ -223,9 +220,11 @@ struct QNTaskStateMachine {
     }
 
     enum CancelAction {
-        /// The task is now cancelled: run `released.cancelHandlers` (registration order), then
-        /// notify `released.observers`; the monitors are only freed.
-        case cancelled(released: Released)
+        /// The task is now cancelled: run `released.cancelHandlers` (registration order), then,
+        /// if `delivering` (the machine is handing the outcome out: there are handlers or
+        /// observers), notify `released.observers` and those registered meanwhile; the monitors
+        /// are only freed.
+        case cancelled(released: Released, delivering: Bool)
         /// The task had already finished; cancelling is a no-op.
         case ignore
     }
@@ -287,10 +286,12 @@ struct QNTaskStateMachine {
     /// Lets go of everything the unfinished task holds, as it finishes (the caller sets the new
     /// phase).
     private mutating func releaseAll() -> Released {
-        var released =
-            extras?.takeCallbacks() ?? Released(observers: QNObserverList(), cancelHandlers: [], monitors: [])
-        released.observers = observers.take()
-        return released
+        let callbacks = extras?.takeCallbacks()
+        return Released(
+            observers: observers.take(),
+            cancelHandlers: callbacks?.cancelHandlers ?? [],
+            monitors: callbacks?.monitors ?? []
+        )
     }
 
     /// Succeeds or fails the task. Allowed from `ready` too, so a manual task completed before it
@@ -310,7 +311,7 @@ struct QNTaskStateMachine {
         // one registered meanwhile.
         let delivering = !released.observers.isEmpty || !released.cancelHandlers.isEmpty
         phase = delivering ? .delivering(.cancelled) : .finished(.cancelled)
-        return .cancelled(released: released)
+        return .cancelled(released: released, delivering: delivering)
     }
 
     mutating func addCancelHandler(_ handler: @escaping CancelHandler) -> AddCancelHandlerAction {
