@@ -1,9 +1,15 @@
 // swift-tools-version: 6.0
 //
 // Four Objective-C promise designs, reimplemented side by side behind one shared protocol.
-// The folders read as the architecture: `Implementations/` holds the shared protocol, one folder per
-// design and the registry of designs; `ConformanceTests/` holds the Promises/A+ suite (written once)
-// and the per-design tests; `Benchmarks/` holds the `compare` tool.
+// The folders read as the architecture. `Implementations/` holds one folder per design, the
+// vocabulary their public APIs share (`SharedPromiseTypes`), the runtime they share
+// (`PromiseRuntime`: locks, first-call gate, adoption-cycle walk, leak check), the Promises/A+
+// adapter protocol (`PromiseInterface`) and the registry of designs with each design's adapter
+// (`DesignRegistry`). `ConformanceTests/` holds the Promises/A+ suite (written once) and the
+// tests; `Benchmarks/` holds the `compare` tool.
+//
+// Adding a design: add its module name to `designModules` below; the README's checklist has the
+// other steps, and `ChecklistTests` fails until each one is done.
 //
 // Only the benchmark tool depends on packages (argument parsing, SwiftNIO and OpenCombine as peers,
 // an allocation counter); the implementation modules depend on the toolchain alone.
@@ -15,26 +21,17 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-let package = Package(
-    name: "PromiseDesigns",
-    platforms: [.macOS(.v15)],
-    products: [
-        .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
-        .library(name: "FBLPromises", targets: ["FBLPromises"]),
-        .library(name: "AYPromises", targets: ["AYPromises"]),
-        .library(name: "QXPromises", targets: ["QXPromises"]),
-        .library(name: "QNTasks", targets: ["QNTasks"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
-        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
-        // `swift package generate-documentation` (the modules' DocC catalogs); no target uses it.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
-    targets: [
-        // MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
+/// Every design's module. Each one is `Implementations/<name>/`, tested by
+/// `ConformanceTests/<name>Tests/`, and depends on the toolchain and the two shared modules only.
+let designModules = ["FBLPromises", "AYPromises", "QXPromises", "QNTasks"]
+
+/// The designs as dependencies of the targets that drive all of them.
+let allDesigns: [Target.Dependency] = designModules.map { .target(name: $0) }
+
+// MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
+
+let implementationTargets: [Target] =
+    [
         // The types every design's public API uses (PromiseValue, PromiseState, Thenable); each
         // design re-exports them, so that `import AYPromises` alone can name them.
         .target(
@@ -42,44 +39,46 @@ let package = Package(
             path: "Implementations/SharedPromiseTypes",
             swiftSettings: strictSettings
         ),
+        // What the designs share at run time: the lock, the first-call gate, the adoption-cycle
+        // walk, the pending-promise leak check, the inline-first list, the iterative release.
+        // Nothing in it names a design; no design re-exports it.
+        .target(
+            name: "PromiseRuntime",
+            dependencies: ["SharedPromiseTypes"],
+            path: "Implementations/PromiseRuntime",
+            swiftSettings: strictSettings
+        ),
+        // The Promises/A+ adapter protocol (`APlusPromise`, `Deferred`): what the suite and the
+        // benchmarks drive. No design depends on it.
         .target(
             name: "PromiseInterface",
             dependencies: ["SharedPromiseTypes"],
             path: "Implementations/PromiseInterface",
             swiftSettings: strictSettings
         ),
-        .target(
-            name: "FBLPromises",
-            dependencies: ["SharedPromiseTypes", "PromiseInterface"],
-            path: "Implementations/FBLPromises",
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AYPromises",
-            dependencies: ["SharedPromiseTypes", "PromiseInterface"],
-            path: "Implementations/AYPromises",
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "QXPromises",
-            dependencies: ["SharedPromiseTypes", "PromiseInterface"],
-            path: "Implementations/QXPromises",
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "QNTasks",
-            dependencies: ["SharedPromiseTypes", "PromiseInterface"],
-            path: "Implementations/QNTasks",
-            swiftSettings: strictSettings
-        ),
+        // Every design's adapter to `APlusPromise` (`Adapters/`), and the `Design` list that the
+        // suite, the benchmarks and the reports iterate.
         .target(
             name: "DesignRegistry",
-            dependencies: ["PromiseInterface", "FBLPromises", "AYPromises", "QXPromises", "QNTasks"],
+            dependencies: ["PromiseInterface", "PromiseRuntime"] + allDesigns,
             path: "Implementations/DesignRegistry",
             swiftSettings: strictSettings
         ),
+    ]
+    + designModules.map { design in
+        .target(
+            name: design,
+            dependencies: ["SharedPromiseTypes", "PromiseRuntime"],
+            path: "Implementations/\(design)",
+            swiftSettings: strictSettings
+        )
+    }
 
-        // MARK: Conformance
+// MARK: Conformance
+
+let conformanceTargets: [Target] =
+    [
+        // The Promises/A+ 1.1 suite, written once, generic over `APlusPromise`.
         .target(
             name: "APlusSuite",
             dependencies: ["PromiseInterface"],
@@ -88,98 +87,43 @@ let package = Package(
         ),
         .testTarget(
             name: "APlusConformanceTests",
-            dependencies: ["APlusSuite", "DesignRegistry", "PromiseInterface", "TestSupport"],
+            dependencies: ["APlusSuite", "DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport"],
             path: "ConformanceTests/APlusConformanceTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["PromiseInterface"],
+            dependencies: ["SharedPromiseTypes", "PromiseRuntime"],
             path: "ConformanceTests/TestSupport",
             swiftSettings: strictSettings
         ),
+        // The checklist for adding a design, as tests: each fails while its step is missing.
         .testTarget(
-            name: "FBLPromisesTests",
-            dependencies: ["FBLPromises", "PromiseInterface", "TestSupport"],
-            path: "ConformanceTests/FBLPromisesTests",
+            name: "ChecklistTests",
+            dependencies: ["DesignRegistry"],
+            path: "ConformanceTests/ChecklistTests",
             swiftSettings: strictSettings
         ),
-        .testTarget(
-            name: "AYPromisesTests",
-            dependencies: ["AYPromises", "PromiseInterface", "TestSupport"],
-            path: "ConformanceTests/AYPromisesTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "QXPromisesTests",
-            dependencies: ["QXPromises", "PromiseInterface", "TestSupport"],
-            path: "ConformanceTests/QXPromisesTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "QNTasksTests",
-            dependencies: ["QNTasks", "PromiseInterface", "TestSupport"],
-            path: "ConformanceTests/QNTasksTests",
-            swiftSettings: strictSettings
-        ),
+        // The same application scenarios written in every design's style.
         .testTarget(
             name: "ScenarioTests",
-            dependencies: ["FBLPromises", "AYPromises", "QXPromises", "QNTasks", "PromiseInterface", "TestSupport"],
+            dependencies: ["DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport"] + allDesigns,
             path: "ConformanceTests/ScenarioTests",
             swiftSettings: strictSettings
         ),
-
         // Every code block of the README, the reports and the DocC articles, compiled and checked
         // against the text.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["FBLPromises", "AYPromises", "QXPromises", "QNTasks", "PromiseInterface"],
+            dependencies: ["DesignRegistry", "PromiseInterface", "PromiseRuntime"] + allDesigns,
             path: "ConformanceTests/DocumentationTests",
             swiftSettings: strictSettings
         ),
-
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: [
-                "DesignRegistry", "PromiseInterface", "TestSupport",
-                "FBLPromises", "AYPromises", "QXPromises", "QNTasks",
-            ],
+            dependencies: ["DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport"] + allDesigns,
             path: "ConformanceTests/ReliabilityTests",
-            swiftSettings: strictSettings
-        ),
-
-        // MARK: Benchmarks
-        // The statistics and the report writers, apart from the tool so that tests can check them.
-        .target(
-            name: "CompareKit",
-            path: "Benchmarks/CompareKit",
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "compare",
-            dependencies: [
-                "CompareKit", "DesignRegistry", "PromiseInterface", "APlusSuite",
-                "FBLPromises", "AYPromises", "QXPromises", "QNTasks",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "OpenCombine", package: "OpenCombine"),
-                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-            ],
-            path: "Benchmarks/compare",
-            swiftSettings: strictSettings
-        ),
-        // Exact allocation counts per operation of each design, for `AllocationBudgetTests`; its own
-        // process, since the malloc interposer replaces `malloc` for everything in it.
-        .executableTarget(
-            name: "AllocationCounter",
-            dependencies: [
-                "PromiseInterface", "FBLPromises", "AYPromises", "QXPromises", "QNTasks",
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-            ],
-            path: "Benchmarks/AllocationCounter",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -188,13 +132,75 @@ let package = Package(
             path: "ConformanceTests/AllocationBudgetTests",
             swiftSettings: strictSettings
         ),
+    ]
+    // Each design's own tests: one file per operator, and its adapter's.
+    + designModules.map { design in
         .testTarget(
-            name: "CompareKitTests",
-            dependencies: ["CompareKit", "DesignRegistry"],
-            path: "Benchmarks/CompareKitTests",
-            exclude: ["Golden"],
+            name: "\(design)Tests",
+            dependencies: [
+                .target(name: design), "DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport",
+            ],
+            path: "ConformanceTests/\(design)Tests",
             swiftSettings: strictSettings
-        ),
+        )
+    }
+
+// MARK: Benchmarks
+
+let benchmarkTargets: [Target] = [
+    // The statistics and the report writers, apart from the tool so that tests can check them.
+    .target(
+        name: "CompareKit",
+        path: "Benchmarks/CompareKit",
+        swiftSettings: strictSettings
+    ),
+    .executableTarget(
+        name: "compare",
+        dependencies: [
+            "CompareKit", "DesignRegistry", "PromiseInterface", "PromiseRuntime", "SharedPromiseTypes", "APlusSuite",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        ] + allDesigns,
+        path: "Benchmarks/compare",
+        swiftSettings: strictSettings
+    ),
+    // Exact allocation counts per operation of each design, for `AllocationBudgetTests`; its own
+    // process, since the malloc interposer replaces `malloc` for everything in it.
+    .executableTarget(
+        name: "AllocationCounter",
+        dependencies: [
+            "DesignRegistry", "PromiseInterface", "PromiseRuntime",
+            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        ] + allDesigns,
+        path: "Benchmarks/AllocationCounter",
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "CompareKitTests",
+        dependencies: ["CompareKit", "DesignRegistry"],
+        path: "Benchmarks/CompareKitTests",
+        exclude: ["Golden"],
+        swiftSettings: strictSettings
+    ),
+]
+
+let package = Package(
+    name: "PromiseDesigns",
+    platforms: [.macOS(.v15)],
+    products: [.library(name: "PromiseInterface", targets: ["PromiseInterface"])]
+        + designModules.map { .library(name: $0, targets: [$0]) },
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // `swift package generate-documentation` (the modules' DocC catalogs); no target uses it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
+    targets: implementationTargets + conformanceTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PromiseInterface
+import PromiseRuntime
 import Synchronization
 
 /// Why a run stopped.

@@ -1,5 +1,6 @@
 import Dispatch
 import PromiseInterface
+import PromiseRuntime
 import Synchronization
 
 /// The defects a ``MutantPromise`` can be built with, each one a way real promise libraries break

@@ -1,5 +1,4 @@
 import APlusSuite
-import PromiseInterface
 import TestSupport
 import Testing
 

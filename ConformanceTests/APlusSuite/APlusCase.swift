@@ -1,5 +1,5 @@
 import Dispatch
-import PromiseInterface
+import PromiseRuntime
 import Synchronization
 
 /// One case of the Promises/A+ suite, built for one design.

@@ -1,5 +1,4 @@
 // 2.2.1.js: both callbacks are optional. Swift closures cannot be `5` or `{}`, so the JS suite's
-import PromiseInterface
 
 // five non-functions per group become one `nil`.
 

@@ -1,5 +1,4 @@
 // 2.2.4.js: callbacks run on a fresh stack, never before `then` (or the settling call) returns.
-import PromiseInterface
 
 extension SuiteBuilder {
     func clause2_2_4() {

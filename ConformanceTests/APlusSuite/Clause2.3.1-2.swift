@@ -1,5 +1,4 @@
 // 2.3.1.js and 2.3.2.js: resolving with itself is an error; resolving with a promise adopts it.
-import PromiseInterface
 
 extension SuiteBuilder {
     func clause2_3_1() {

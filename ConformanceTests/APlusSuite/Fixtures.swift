@@ -1,4 +1,5 @@
 public import PromiseInterface
+import PromiseRuntime
 import Synchronization
 
 /// A value compared by identity (JavaScript's `strictEqual` on objects). Not an `Error`, so no

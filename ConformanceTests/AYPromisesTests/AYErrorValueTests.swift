@@ -1,7 +1,7 @@
 import AYPromises
+import DesignRegistry
 import Dispatch
 import Foundation
-import PromiseInterface
 import TestSupport
 import Testing
 

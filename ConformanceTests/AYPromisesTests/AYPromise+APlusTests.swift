@@ -1,6 +1,6 @@
 import AYPromises
+import DesignRegistry
 import Dispatch
-import PromiseInterface
 import TestSupport
 import Testing
 

@@ -1,7 +1,6 @@
 import AYPromises
 import Dispatch
 import Foundation
-import PromiseInterface
 import TestSupport
 import Testing
 

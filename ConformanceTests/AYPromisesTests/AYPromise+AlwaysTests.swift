@@ -1,6 +1,5 @@
 import AYPromises
 import Dispatch
-import PromiseInterface
 import TestSupport
 import Testing
 

@@ -1,5 +1,4 @@
 import AYPromises
-import PromiseInterface
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import AYPromises
+import DesignRegistry
 import Dispatch
 import Foundation
 import PromiseInterface

@@ -3,6 +3,7 @@
 import AYPromises
 import Dispatch
 import FBLPromises
+import DesignRegistry
 import PromiseInterface
 import QNTasks
 import QXPromises

@@ -1,6 +1,6 @@
+import DesignRegistry
 import Dispatch
 import FBLPromises
-import PromiseInterface
 import TestSupport
 import Testing
 

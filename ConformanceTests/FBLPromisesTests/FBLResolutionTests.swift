@@ -1,7 +1,6 @@
 import Dispatch
 import FBLPromises
 import Foundation
-import PromiseInterface
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import DesignRegistry
 import Dispatch
 import Foundation
 import PromiseInterface

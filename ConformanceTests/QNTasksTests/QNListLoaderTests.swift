@@ -1,5 +1,5 @@
 import Dispatch
-import PromiseInterface
+import PromiseRuntime
 import QNTasks
 import TestSupport
 import Testing

@@ -1,5 +1,4 @@
 import Dispatch
-import PromiseInterface
 import QXPromises
 import TestSupport
 import Testing

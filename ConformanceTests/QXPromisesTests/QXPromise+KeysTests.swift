@@ -1,5 +1,4 @@
 import Dispatch
-import PromiseInterface
 import QXPromises
 import Synchronization
 import TestSupport

@@ -1,5 +1,5 @@
+import DesignRegistry
 import Dispatch
-import PromiseInterface
 import QXPromises
 import TestSupport
 import Testing

@@ -1,4 +1,3 @@
-import PromiseInterface
 import QXPromises
 import TestSupport
 import Testing

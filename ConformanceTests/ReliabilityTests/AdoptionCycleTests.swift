@@ -1,4 +1,4 @@
-import PromiseInterface
+import PromiseRuntime
 import Testing
 
 /// The bounded walk every design's cycle check uses, on a plain linked list.

@@ -1,6 +1,5 @@
 import Dispatch
 import FBLPromises
-import PromiseInterface
 import TestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import PromiseInterface
+import PromiseRuntime
 import Synchronization
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
 import FBLPromises
 import Foundation
-import PromiseInterface
+import PromiseRuntime
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import DesignRegistry
 import Foundation
 import PromiseInterface
+import PromiseRuntime
 import TestSupport
 import Testing
 

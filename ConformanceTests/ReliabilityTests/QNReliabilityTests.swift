@@ -1,5 +1,4 @@
 import Dispatch
-import PromiseInterface
 import QNTasks
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Dispatch
 import PromiseInterface
+import PromiseRuntime
 import TestSupport
 
 // Helpers for the generic reliability tests: every test works on `some APlusPromise`, so a design

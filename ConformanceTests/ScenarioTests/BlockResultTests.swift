@@ -1,4 +1,5 @@
 import AYPromises
+import DesignRegistry
 import FBLPromises
 import QNTasks
 import QXPromises

@@ -2,7 +2,6 @@ import AYPromises
 import Dispatch
 import FBLPromises
 import Foundation
-import PromiseInterface
 import QNTasks
 import QXPromises
 import TestSupport

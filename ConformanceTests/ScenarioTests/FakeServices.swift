@@ -1,7 +1,7 @@
 import AYPromises
 import Dispatch
 import FBLPromises
-import PromiseInterface
+import PromiseRuntime
 import QNTasks
 import QXPromises
 import TestSupport

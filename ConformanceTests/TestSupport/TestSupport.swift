@@ -1,6 +1,7 @@
 public import Dispatch
 public import Foundation
-public import PromiseInterface
+import PromiseRuntime
+public import SharedPromiseTypes
 public import Testing
 
 // Helpers shared by every design's tests. Every wait has a timeout, so a promise or task that never

@@ -1,5 +1,5 @@
 import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// The bookkeeping behind ``AYPromise/all`` and ``AYPromise/race``, which are mirror images: one
 /// kind of outcome is collected in input order until every input has given it, the other kind

@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 
 /// What an operator property returns: call it with a block to chain that block and get the next
 /// promise, as the original's block properties are called (`promise.then(^(id value){ ... })`).

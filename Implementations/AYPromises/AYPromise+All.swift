@@ -1,5 +1,5 @@
 import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 
 extension AYPromise {
     /// Waits for every input and fulfils with their values in input order, or rejects as soon as

@@ -1,4 +1,4 @@
-public import PromiseInterface
+import PromiseRuntime
 
 extension AYPromise {
     /// Chains a block that runs on the main queue whichever way this promise settles; its return

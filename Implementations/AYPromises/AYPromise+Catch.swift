@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 extension AYPromise {
     /// Chains a block that runs on the main queue with the error once this promise is rejected,

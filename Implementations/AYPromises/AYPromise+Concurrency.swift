@@ -1,4 +1,4 @@
-public import PromiseInterface
+import PromiseRuntime
 
 extension AYPromise {
     /// The value, once this promise is fulfilled: `let value = try await promise.value`. Throws

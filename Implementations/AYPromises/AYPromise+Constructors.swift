@@ -1,5 +1,5 @@
 import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 
 extension AYPromise {
     /// Makes a promise and runs `body` on the main queue with a resolve callback (the original's

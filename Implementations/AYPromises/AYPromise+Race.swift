@@ -1,5 +1,5 @@
 import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 
 extension AYPromise {
     /// Fulfils with the first input to be *fulfilled*; rejects only when every input has

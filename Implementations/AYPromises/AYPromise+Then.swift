@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 
 extension AYPromise {
     /// Chains a block that runs on the main queue with the value once this promise is fulfilled.

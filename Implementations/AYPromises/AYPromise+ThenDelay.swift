@@ -1,4 +1,4 @@
-public import PromiseInterface
+import PromiseRuntime
 
 extension AYPromise {
     /// ``then`` with a pause: the block runs on the main queue `seconds` after this promise is

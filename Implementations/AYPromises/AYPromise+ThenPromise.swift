@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 
 /// What ``AYPromise/thenPromise`` returns: call it with a block that settles the next promise
 /// through a resolve callback instead of returning a value.

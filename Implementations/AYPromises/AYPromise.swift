@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 import Synchronization
 
 /// Settles a promise from inside a work block: call it with a value, a promise, a thenable or an
@@ -62,7 +62,7 @@ public final class AYPromise: Sendable {
 
     /// A pending promise.
     @usableFromInline
-    init(pending: ()) {
+    package init(pending: ()) {
         machine = PromiseMutex(AYPromiseStateMachine())
         mayBePending = Atomic(true)
         #if DEBUG
@@ -72,7 +72,7 @@ public final class AYPromise: Sendable {
 
     /// A promise settled with `outcome` from the start.
     @usableFromInline
-    init(settled outcome: AYOutcome) {
+    package init(settled outcome: AYOutcome) {
         machine = PromiseMutex(AYPromiseStateMachine(settled: outcome))
         mayBePending = Atomic(false)
         #if DEBUG
@@ -113,7 +113,7 @@ public final class AYPromise: Sendable {
     /// run (queued behind them by the machine and run here in a loop), so registration order
     /// holds whichever thread settles.
     @usableFromInline
-    func settle(_ outcome: AYOutcome) {
+    package func settle(_ outcome: AYOutcome) {
         let action = machine.withLock { $0.settle(outcome) }
         guard case .runHandlers(var handlers, let outcome) = action else { return }
         mayBePending.store(false, ordering: .releasing)
@@ -139,7 +139,7 @@ public final class AYPromise: Sendable {
     /// the block operators use ``chain(_:_:)``, the same with the handler written out. Even a
     /// rejection that an operator only passes on goes through `queue`: settling the next promise
     /// right in the handler would settle the whole rest of a chain recursively.
-    func chain(
+    package func chain(
         on queue: DispatchQueue,
         _ handle: @escaping @Sendable (AYOutcome, AYPromise) -> Void
     ) -> AYPromise {
@@ -189,7 +189,7 @@ public final class AYPromise: Sendable {
     ///   it hands over is resolved again.
     /// - An `Error` value rejects.
     /// - Anything else fulfils; `nil` at any depth of optionals and `Void` fulfil with `nil`.
-    func resolve(_ value: PromiseValue, on queue: DispatchQueue) {
+    package func resolve(_ value: PromiseValue, on queue: DispatchQueue) {
         switch AYResolution(value) {
         case .fulfil(let value):
             settle(.success(value))
@@ -229,7 +229,7 @@ public final class AYPromise: Sendable {
 
     /// Runs `block` and resolves this promise with what it returns; a throw rejects.
     @usableFromInline
-    func resolve(returnedBy block: () throws -> PromiseValue, on queue: DispatchQueue) {
+    package func resolve(returnedBy block: () throws -> PromiseValue, on queue: DispatchQueue) {
         do {
             resolve(try block(), on: queue)
         } catch {
@@ -240,12 +240,12 @@ public final class AYPromise: Sendable {
     /// Resolves this promise if no ``resolveFirst(_:on:)`` or ``rejectFirst(_:)`` came first: the
     /// "only the first call counts" of ``AYResolve``, for every callback handed out for this
     /// promise (its resolve callback, and the rejection of a throw from the block that got it).
-    func resolveFirst(_ value: PromiseValue, on queue: DispatchQueue) {
+    package func resolveFirst(_ value: PromiseValue, on queue: DispatchQueue) {
         if claimResolution() { resolve(value, on: queue) }
     }
 
     /// Rejects this promise if no ``resolveFirst(_:on:)`` or ``rejectFirst(_:)`` came first.
-    func rejectFirst(_ error: any Error) {
+    package func rejectFirst(_ error: any Error) {
         if claimResolution() { settle(.failure(error)) }
     }
 

@@ -1,5 +1,5 @@
 public import Foundation
-import PromiseInterface
+import PromiseRuntime
 
 /// Errors the AY promises reject with for bad input.
 ///

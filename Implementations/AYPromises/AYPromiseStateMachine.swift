@@ -1,7 +1,7 @@
-public import PromiseInterface
+import PromiseRuntime
 
 /// The outcome a settled ``AYPromise`` hands to its handlers.
-@usableFromInline typealias AYOutcome = Result<PromiseValue, any Error>
+@usableFromInline package typealias AYOutcome = Result<PromiseValue, any Error>
 
 /// A handler piped onto a promise: called once, with the outcome, on the settling thread and
 /// outside the lock. Handlers only schedule work: they dispatch a block onto a queue, or record an

@@ -1,4 +1,4 @@
-import PromiseInterface
+import PromiseRuntime
 
 /// What the resolution procedure does with a value: the one place that looks at a dynamic
 /// value's type (Promises/A+ 2.3, with AY's rules for `nil`, `Void` and optionals).

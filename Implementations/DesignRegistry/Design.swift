@@ -7,9 +7,11 @@ import QXPromises
 /// Every design in the project: the one list the conformance suite, the benchmarks and the reports
 /// iterate.
 ///
-/// Adding a design means one folder under `Implementations/` (its module, conforming its promise
-/// type to `APlusPromise`) plus one case here. A test fails when an implementation folder has no
-/// case.
+/// Adding a design follows the README's checklist: its module (`Implementations/<module>/`, named
+/// in `Package.swift`'s `designModules`), one case here, its adapter in `Adapters/`, its contender,
+/// its scenarios, its allocation budgets and its report. The switches below are exhaustive, so a
+/// new case does not compile without its adapter; `ChecklistTests` fails for each other step that
+/// is missing.
 public enum Design: String, CaseIterable, Sendable {
     /// google/promises' `FBLPromise`: GCD observers.
     case fbl = "FBL"

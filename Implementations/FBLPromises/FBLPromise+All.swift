@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+public import PromiseRuntime
 import Synchronization
 
 /// Waits for every promise to be fulfilled and fulfils with their values in input order; rejects

@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+public import PromiseRuntime
 import Synchronization
 
 /// The queue callbacks run on when an operator is not given one. Shared by every `FBLPromise`

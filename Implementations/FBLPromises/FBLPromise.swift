@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+public import PromiseRuntime
 public import Synchronization
 
 /// A promise in the style of google/promises' `FBLPromise`: GCD observers on a small state machine.

@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// A task whose work is one block: it receives the task (to check for cancellation and report
 /// progress) and returns a result or throws.

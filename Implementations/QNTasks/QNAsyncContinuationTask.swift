@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// A task that waits for another task and then runs one step with its outcome: the one-task link
 /// that ``QNAsyncTask/then(on:_:)``, ``QNAsyncTask/map(on:_:)`` and the Promises/A+ surface are

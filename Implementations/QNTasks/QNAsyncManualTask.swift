@@ -1,4 +1,4 @@
-import PromiseInterface
+import PromiseRuntime
 
 /// A task completed from outside: the way to wrap a callback API (a network request, a system
 /// dialog) as a task.

@@ -1,5 +1,5 @@
 import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// Sub-tasks run at once, finished by a policy: all of them, or the first success.
 ///

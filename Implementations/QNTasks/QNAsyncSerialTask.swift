@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// Sub-tasks run one after another, each built from how the previous one ended.
 ///

@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// A unit of asynchronous work that does nothing until started and can be cancelled at any time:
 /// the QN design's answer to the two things the FBPromise talk says promises cannot do (cancel, and tell how
@@ -204,7 +204,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     ///
     /// - Returns: Whether this call finished the task.
     @discardableResult
-    final func finish(failing error: any Error) -> Bool {
+    package final func finish(failing error: any Error) -> Bool {
         finishErased(.failed(error))
     }
 

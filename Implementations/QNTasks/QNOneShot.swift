@@ -1,4 +1,4 @@
-import PromiseInterface
+import PromiseRuntime
 
 /// What a task keeps until it uses it once, when two threads may race to take it (a parallel
 /// task's launch, taken by `main()` or by a cancellation): taken out when used, so that a task

@@ -1,4 +1,4 @@
-import PromiseInterface
+import PromiseRuntime
 
 /// How a task ended: exactly one of these is reported, once, to every callback of a task.
 ///

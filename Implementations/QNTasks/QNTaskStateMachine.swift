@@ -1,5 +1,5 @@
 import Dispatch
-import PromiseInterface
+import PromiseRuntime
 import Synchronization
 
 /// A task's outcome with its result type erased: what the non-generic core stores and hands to

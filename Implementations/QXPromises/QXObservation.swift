@@ -1,4 +1,4 @@
-import PromiseInterface
+import PromiseRuntime
 
 /// An observation made by ``QXObservable/observe(_:options:changeHandler:)``: the token that ends
 /// it, as `NSKeyValueObservation` is.

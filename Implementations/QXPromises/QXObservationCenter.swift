@@ -1,4 +1,4 @@
-import PromiseInterface
+import PromiseRuntime
 
 #if canImport(Darwin)
     import Darwin

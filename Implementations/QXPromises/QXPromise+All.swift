@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 extension QXPromise {
     /// Waits for every promise to be fulfilled and fulfils with their values in input order (a

@@ -1,4 +1,4 @@
-public import PromiseInterface
+import PromiseRuntime
 
 extension QXPromise {
     /// Suspends until the promise settles, then returns its value or throws its error.

@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// Guards the queue new promises use when none is given.
 private let defaultQueueStorage = PromiseMutex<DispatchQueue>(.main)

@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 
 /// A progress report: the original's `ProgressHandler(proportion, value)` arguments.
 public struct QXProgress: Sendable {

@@ -1,5 +1,5 @@
 public import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 extension QXPromise {
     /// Runs `block` with the value when this promise is fulfilled; a rejection passes through.

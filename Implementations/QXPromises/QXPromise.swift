@@ -1,5 +1,5 @@
 public import Dispatch
-public import PromiseInterface
+import PromiseRuntime
 import Synchronization
 
 /// The state of a ``QXPromise``, its observable `state` key: the original's `QXPromiseState`.
@@ -262,7 +262,7 @@ public final class QXPromise: QXObservable, QXObserverOwner {
     public var error: (any Error)? { properties.error }
 
     /// The outcome once settled.
-    var outcome: QXOutcome? { core.withLock { $0.outcome } }
+    package var outcome: QXOutcome? { core.withLock { $0.outcome } }
 
     /// The input the step's `thenBlock` last ran with, kept while the step has not fulfilled, so
     /// ``retry(_:on:)`` can run it again: the original's `valueKeptForRetry`. `nil` if the block

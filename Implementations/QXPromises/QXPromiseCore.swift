@@ -1,4 +1,4 @@
-public import PromiseInterface
+import PromiseRuntime
 
 /// A `then` block: maps a value to the next promise's value, a promise to observe, or a throw.
 public typealias QXThenBlock = @Sendable (PromiseValue) throws -> PromiseValue
@@ -7,7 +7,7 @@ public typealias QXThenBlock = @Sendable (PromiseValue) throws -> PromiseValue
 public typealias QXCatchBlock = @Sendable (any Error) throws -> PromiseValue
 
 /// How a promise ended: what its observable `state`, `value` and `error` say once settled.
-enum QXOutcome: Sendable {
+package enum QXOutcome: Sendable {
     case fulfilled(PromiseValue)
     case rejected(any Error)
 }

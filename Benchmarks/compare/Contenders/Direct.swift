@@ -1,5 +1,5 @@
 import CompareKit
-import PromiseInterface
+import PromiseRuntime
 
 /// The floor: the same callbacks called directly, with no queue and no promise.
 ///

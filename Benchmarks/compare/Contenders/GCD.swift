@@ -1,6 +1,6 @@
 import CompareKit
 import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// The practical floor: the same shape of work and the same queue hops as the promises, written
 /// with completion handlers and raw GCD. Every ratio in the report is taken against this column.

@@ -1,6 +1,5 @@
 import CompareKit
 import Dispatch
-import PromiseInterface
 import QXPromises
 
 /// The QX design: each `then` makes a link that observes the previous promise's `state` key

@@ -1,6 +1,6 @@
 import CompareKit
 import Dispatch
-import PromiseInterface
+import PromiseRuntime
 
 /// The peer most new Swift code reaches for: structured concurrency (async functions, task
 /// groups, `Task`s), driven from the benchmark thread by one bridging wait per repetition.

@@ -1,7 +1,8 @@
 import CompareKit
 import Dispatch
 import Foundation
-import PromiseInterface
+import PromiseRuntime
+import SharedPromiseTypes
 
 // An experiment, not a design: the least a promise can do and still keep FBL's contract, to find
 // FBL's floor by measurement instead of by argument (Reports/performance.md, "FBL's floor").

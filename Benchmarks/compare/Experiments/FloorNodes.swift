@@ -2,6 +2,7 @@ import CompareKit
 import Dispatch
 import Foundation
 import PromiseInterface
+import PromiseRuntime
 
 // The floor experiment's last variant (FBLFloor.swift): FBL's contract, with observers that cost
 // no allocation. `Floor` allocates four times per chain link: the promise, its observer closure,

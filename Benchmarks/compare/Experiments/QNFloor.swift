@@ -1,7 +1,7 @@
 import CompareKit
 import Dispatch
 import Foundation
-import PromiseInterface
+import PromiseRuntime
 
 // An experiment, not a design: the least a task can do and still keep QN's contract for a `map`
 // link, to find QN's floor by measurement (Reports/performance.md, "QN's floor"), as `Floor` does

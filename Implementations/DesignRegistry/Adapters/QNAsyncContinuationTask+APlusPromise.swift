@@ -1,39 +1,22 @@
 import Dispatch
 public import PromiseInterface
+import PromiseRuntime
+public import QNTasks
 
 /// The QN design's promise type as the shared protocol sees it: a started continuation of
 /// dynamically typed values.
 ///
 /// A task is not a promise (it is lazy and cancellable), so the adaptation is: a *started* task
-/// acts as a promise, and `then` is a ``QNAsyncContinuationTask`` of the previous task whose step
+/// acts as a promise, and `then` is a `QNAsyncContinuationTask` of the previous task whose step
 /// runs the callback: one task and one hop per link.
 public typealias QNPromise = QNAsyncContinuationTask<PromiseValue, PromiseValue>
 
-extension QNAsyncTask: Thenable {
-    /// Lets any design's resolution procedure adopt this task: starts it (if it has not started)
-    /// and hands its outcome over on the main queue. A cancelled task rejects with
-    /// `CancellationError`.
-    public func then(
-        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
-        rejectPromise: @escaping @Sendable (any Error) -> Void
-    ) {
-        // One closure, on the erased outcome: no typed observer to wrap.
-        start(
-            observer: QNTaskObserver(queue: .main) { outcome in
-                switch outcome.promiseResult {
-                case .success(let value): resolvePromise(value)
-                case .failure(let error): rejectPromise(error)
-                }
-            })
-    }
-}
-
-/// The shared protocol on ``QNPromise``.
+/// The shared protocol on `QNPromise`.
 ///
 /// `QNAsyncTask` is a class hierarchy whose base cannot meet `APlusPromise`'s `Self` requirements
 /// (`deferred() -> Deferred<Self>`, `then -> Self`), so the protocol is met by one final type: the
 /// continuation of `PromiseValue`.
-/// - `deferred()` is a started continuation of a ``QNAsyncManualTask`` that `resolve` completes
+/// - `deferred()` is a started continuation of a `QNAsyncManualTask` that `resolve` completes
 ///   through the resolution procedure; the continuation passes its outcome on.
 /// - `then` is a started continuation of this promise whose step runs `onFulfilled` or
 ///   `onRejected` on the main queue and resolves with what it returns.
@@ -42,9 +25,9 @@ extension QNAsyncTask: Thenable {
 extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Result == PromiseValue {
     /// Makes a pending promise and the two functions that settle it.
     ///
-    /// The promise is a started continuation of a ``QNAsyncManualTask``; `resolve` runs the
+    /// The promise is a started continuation of a `QNAsyncManualTask`; `resolve` runs the
     /// resolution procedure on that task (adopting a QN task or assimilating any `Thenable`; the
-    /// promise itself fails it with ``QNTaskError/cycle``), `reject` fails it. Only the first call
+    /// promise itself fails it with `QNTaskError.cycle`), `reject` fails it. Only the first call
     /// of either function counts, whatever it is: once `resolve` was given a pending task or
     /// thenable, a later `resolve` or `reject` is ignored even though the promise is still
     /// pending. Both functions may be called from any thread.
@@ -175,10 +158,10 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
     }
 
     /// Whether `error` is the one this design rejects with when a promise is resolved with itself
-    /// (Promises/A+ 2.3.1): ``QNTaskError/cycle``.
+    /// (Promises/A+ 2.3.1): `QNTaskError.cycle`.
     ///
     /// - Parameter error: A rejection reason.
-    /// - Returns: `true` for ``QNTaskError/cycle``.
+    /// - Returns: `true` for `QNTaskError.cycle`.
     public static func isCycleError(_ error: any Error) -> Bool {
         (error as? QNTaskError) == .cycle
     }
@@ -191,59 +174,5 @@ extension Swift.Result where Failure == any Error {
     fileprivate var qnError: any Error {
         if case .failure(let error) = self { return error }
         return QNTaskError.invalidArgument("not a failure")
-    }
-}
-
-/// A task's result as a `PromiseValue`, without wrapping a `PromiseValue` in a second optional.
-func qnPromiseValue<Value: Sendable>(_ value: Value) -> PromiseValue {
-    if let optional = value as? any QNPromiseValueOptional { return optional.flattened }
-    return value
-}
-
-/// Lets ``qnPromiseValue(_:)`` recognise a `PromiseValue` hidden in a generic or existential value.
-private protocol QNPromiseValueOptional {
-    var flattened: PromiseValue { get }
-}
-
-extension Optional: QNPromiseValueOptional where Wrapped == any Sendable {
-    fileprivate var flattened: PromiseValue { self }
-}
-
-/// The resolution procedure (Promises/A+ 2.3) for a task standing in for a promise (a
-/// `deferred`'s manual task, a `then`'s continuation).
-///
-/// - A QN task is adopted: started (if it has not started) and followed. Resolving a promise
-///   with itself (`owner`), or with a task that waits for it through the tasks it waits for
-///   (``AdoptionCycle``), fails with ``QNTaskError/cycle``.
-/// - Any other `Thenable` is assimilated through `thenOnce`, called on a main-queue hop (a fresh
-///   stack, never inside the caller's critical sections); what it resolves with is resolved again.
-/// - Anything else succeeds the task.
-func qnResolve(_ task: QNAsyncTask<PromiseValue>, with value: PromiseValue, owner: ObjectIdentifier) {
-    if let adopted = value as? any QNAnyAsyncTask {
-        // The promise itself, or a task that waits for it through the tasks it waits for.
-        let closesCycle = AdoptionCycle.wouldClose(adopting: adopted as AnyObject, by: owner) { task in
-            (task as? any QNAnyAsyncTask)?.awaitedTask.map { $0 as AnyObject }
-        }
-        guard !closesCycle else {
-            task.finish(failing: QNTaskError.cycle)
-            return
-        }
-        task.recordAwaited(adopted)
-        adopted.start(
-            observer: QNTaskObserver(queue: .main) { outcome in
-                switch outcome.promiseResult {
-                case .success(let value): task.finish(succeeding: value)
-                case .failure(let error): task.finish(failing: error)
-                }
-            })
-    } else if let thenable = value as? any Thenable {
-        DispatchQueue.main.async {
-            thenable.thenOnce(
-                resolvePromise: { value in qnResolve(task, with: value, owner: owner) },
-                rejectPromise: { error in task.finish(failing: error) }
-            )
-        }
-    } else {
-        task.finish(succeeding: value)
     }
 }

@@ -1,3 +1,5 @@
+public import SharedPromiseTypes
+
 extension Thenable {
     /// Calls `then(resolvePromise:rejectPromise:)` so that only the first callback counts.
     ///

@@ -1,40 +1,21 @@
+import Dispatch
 public import PromiseInterface
-
-extension QXPromise: Thenable {
-    /// Lets any design's resolution procedure adopt this promise: the callbacks run on the
-    /// ``QXPromise/defaultQueue`` once it settles (observed through the `state` key).
-    ///
-    /// In Swift code use ``then(on:_:)-(DispatchQueue,_)`` and ``catch(on:_:)-(DispatchQueue,_)``.
-    public func then(
-        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
-        rejectPromise: @escaping @Sendable (any Error) -> Void
-    ) {
-        let queue = QXPromise.defaultQueue
-        whenSettled { outcome in
-            queue.async {
-                switch outcome {
-                case .fulfilled(let value): resolvePromise(value)
-                case .rejected(let error): rejectPromise(error)
-                }
-            }
-        }
-    }
-}
+public import QXPromises
 
 /// The shared protocol, on QX's own API.
 ///
-/// `deferred` is ``QXPromise/pending(on:)`` with the resolver's `fulfill` (the design's resolution
+/// `deferred` is `QXPromise.pending(on:)` with the resolver's `fulfill` (the design's resolution
 /// procedure: QX promises observed, thenables assimilated, self-resolution the cycle error) and
-/// `reject`; `then` is ``QXPromise/chain(on:thenBlock:catchBlock:)``. Callbacks are pinned to the
-/// main queue, not ``QXPromise/defaultQueue``, so a test that changes the default cannot disturb
+/// `reject`; `then` is `QXPromise.chain(on:thenBlock:catchBlock:)`. Callbacks are pinned to the
+/// main queue, not `QXPromise.defaultQueue`, so a test that changes the default cannot disturb
 /// the suite's timing.
 extension QXPromise: APlusPromise {
     /// A pending promise with the functions that settle it: the design's resolution procedure.
     ///
-    /// `resolve` is the resolver's ``QXResolver/fulfill(_:)``: a ``QXPromise`` is observed through
+    /// `resolve` is the resolver's `QXResolver.fulfill(_:)`: a `QXPromise` is observed through
     /// its `state` key, any other `Thenable` is assimilated once (its `then` is
     /// called on the main queue), resolving the promise with itself rejects with
-    /// ``QXPromiseError/cycle``, and anything else fulfils. `reject` rejects. Only the first call
+    /// `QXPromiseError.cycle`, and anything else fulfils. `reject` rejects. Only the first call
     /// to either counts.
     ///
     /// - Returns: The promise (callback queue: main) and its two functions, callable from any thread.
@@ -43,7 +24,7 @@ extension QXPromise: APlusPromise {
         return Deferred(promise: promise, resolve: resolver.fulfill, reject: resolver.reject)
     }
 
-    /// A promise resolved with `value` through the resolution procedure (see ``deferred()``): a
+    /// A promise resolved with `value` through the resolution procedure (see `deferred()`): a
     /// promise or thenable is adopted, anything else fulfils at once.
     ///
     /// - Parameter value: The value, promise or thenable.
@@ -66,7 +47,7 @@ extension QXPromise: APlusPromise {
     /// `onRejected` on the main queue once it settles, never before this call returns (2.2.4).
     ///
     /// A `nil` callback passes that outcome through. What a callback returns resolves the link
-    /// through the resolution procedure (see ``deferred()``); a throw rejects it.
+    /// through the resolution procedure (see `deferred()`); a throw rejects it.
     ///
     /// - Parameters:
     ///   - onFulfilled: Called with the value, on the main queue.
@@ -90,10 +71,10 @@ extension QXPromise: APlusPromise {
     }
 
     /// Whether `error` is the error a promise resolved with itself is rejected with:
-    /// ``QXPromiseError/cycle``.
+    /// `QXPromiseError.cycle`.
     ///
     /// - Parameter error: An error a promise was rejected with.
-    /// - Returns: `true` for ``QXPromiseError/cycle``.
+    /// - Returns: `true` for `QXPromiseError.cycle`.
     public static func isCycleError(_ error: any Error) -> Bool {
         (error as? QXPromiseError) == .cycle
     }

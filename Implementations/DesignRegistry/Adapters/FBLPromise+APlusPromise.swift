@@ -1,29 +1,17 @@
+import Dispatch
+public import FBLPromises
 public import PromiseInterface
-
-extension FBLPromise: Thenable {
-    /// Lets any design's resolution procedure adopt this promise: the callbacks are dispatched onto
-    /// ``defaultQueue`` once it settles.
-    ///
-    /// This untyped `then` exists for interoperability (Promises/A+ 2.3.3); in Swift code use the
-    /// typed `then(on:_:)` and ``observe(on:fulfill:reject:)``.
-    public func then(
-        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
-        rejectPromise: @escaping @Sendable (any Error) -> Void
-    ) {
-        observe(fulfill: { resolvePromise($0) }, reject: rejectPromise)
-    }
-}
 
 /// The shared protocol, on the dynamically typed specialisation the Promises/A+ suite uses.
 ///
-/// Every requirement maps onto FBL's own API: `deferred` is ``FBLPromise/pending()`` with
-/// ``FBLPromise/resolve(_:on:)`` and ``FBLPromise/reject(_:)``, and `then` is the
-/// ``FBLPromise/chain(on:chainedFulfill:chainedReject:)`` primitive. Callbacks are pinned to the
-/// main queue, not ``FBLPromise/defaultQueue``, so a test that changes the default cannot disturb
+/// Every requirement maps onto FBL's own API: `deferred` is `FBLPromise.pending()` with
+/// `FBLPromise.resolve(_:on:)` and `FBLPromise.reject(_:)`, and `then` is the
+/// `FBLPromise.chain(on:chainedFulfill:chainedReject:)` primitive. Callbacks are pinned to the
+/// main queue, not `FBLPromise.defaultQueue`, so a test that changes the default cannot disturb
 /// the suite's timing.
 extension FBLPromise: APlusPromise where Value == PromiseValue {
     /// A pending promise with the functions that settle it: `resolve` runs FBL's resolution
-    /// procedure (``FBLPromise/resolve(_:on:)-(Value,_)``, adopting on the main queue), `reject`
+    /// procedure (`FBLPromise.resolve(_:on:)`, adopting on the main queue), `reject`
     /// rejects. Only the first call to either counts.
     public static func deferred() -> Deferred<FBLPromise<PromiseValue>> {
         let promise = FBLPromise<PromiseValue>.pending()
@@ -47,7 +35,7 @@ extension FBLPromise: APlusPromise where Value == PromiseValue {
         FBLPromise<PromiseValue>(reason)
     }
 
-    /// Promises/A+ `then`: the ``FBLPromise/chain(on:chainedFulfill:chainedReject:)`` primitive
+    /// Promises/A+ `then`: the `FBLPromise.chain(on:chainedFulfill:chainedReject:)` primitive
     /// with both callbacks; a `nil` callback passes the outcome on.
     ///
     /// - Parameters:
@@ -80,7 +68,7 @@ extension FBLPromise: APlusPromise where Value == PromiseValue {
         }
     }
 
-    /// Whether `error` is ``PromiseError/cycle`` (a promise resolved with itself).
+    /// Whether `error` is `PromiseError.cycle` (a promise resolved with itself).
     public static func isCycleError(_ error: any Error) -> Bool {
         (error as? PromiseError) == .cycle
     }

@@ -1,31 +1,11 @@
+public import AYPromises
 import Dispatch
 public import PromiseInterface
 
-extension AYPromise: Thenable {
-    /// Lets any design's resolution procedure adopt this promise: the matching callback is
-    /// dispatched onto the main queue once it settles (the AY default queue).
-    ///
-    /// This is for interoperability (Promises/A+ 2.3.3); in Swift code chain with ``then`` and
-    /// ``catch``.
-    public func then(
-        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
-        rejectPromise: @escaping @Sendable (any Error) -> Void
-    ) {
-        pipe { outcome in
-            DispatchQueue.main.async {
-                switch outcome {
-                case .success(let value): resolvePromise(value)
-                case .failure(let error): rejectPromise(error)
-                }
-            }
-        }
-    }
-}
-
 /// The shared protocol, mapped onto AY's own primitives.
 ///
-/// `deferred`'s `resolve` is AY's resolution procedure (the ``AYResolve`` that
-/// ``AYPromise/withResolve(_:)`` hands out), and `then(onFulfilled:onRejected:)` is the `chain`
+/// `deferred`'s `resolve` is AY's resolution procedure (the `AYResolve` that
+/// `AYPromise.withResolve(_:)` hands out), and `then(onFulfilled:onRejected:)` is the `chain`
 /// primitive every AY operator is built on, with the A+ callbacks on the main queue (the suite's
 /// timing depends on it). A+ `then` takes both callbacks at once where AY splits them into `then`
 /// and `catch`; A+ passes a fulfilment value to the next promise through a callback's return
@@ -74,10 +54,10 @@ extension AYPromise: APlusPromise {
         }
     }
 
-    /// The same as ``AYPromise/state``.
+    /// The same as `AYPromise.state`.
     public var currentState: PromiseState { state }
 
-    /// Whether `error` is ``AYPromiseError/cycle``.
+    /// Whether `error` is `AYPromiseError.cycle`.
     public static func isCycleError(_ error: any Error) -> Bool {
         (error as? AYPromiseError) == .cycle
     }

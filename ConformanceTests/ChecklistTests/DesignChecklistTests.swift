@@ -1,0 +1,170 @@
+import DesignRegistry
+import Foundation
+import Testing
+
+/// The checklist for adding a design (README, "Adding a design"), one test per step that the
+/// compiler does not already enforce.
+///
+/// The compiler enforces the rest: a `Design` case needs its adapter (`Design.promiseType`) and its
+/// contender (`contender(for:)` in `compare`), both exhaustive switches; `CompareCommandTests`
+/// checks that the contender is listed under the design's name, and the Promises/A+ suite runs
+/// every registered design.
+///
+/// These tests read the package's own files: the steps are files and lines, and a missing one is
+/// named in the failure.
+@Suite("Adding a design: the checklist")
+struct DesignChecklistTests {
+    /// Folders under `Implementations/` that are not designs.
+    static let infrastructure: Set<String> = [
+        "SharedPromiseTypes", "PromiseRuntime", "PromiseInterface", "DesignRegistry",
+    ]
+
+    /// The package root, found from this file.
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // ChecklistTests
+        .deletingLastPathComponent()  // ConformanceTests
+        .deletingLastPathComponent()  // the package root
+
+    static func read(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    static func subfolders(of path: String) throws -> Set<String> {
+        let folder = root.appendingPathComponent(path)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        return Set(
+            names.filter { name in
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                return exists && isDirectory.boolValue
+            })
+    }
+
+    static func fileExists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+    }
+
+    // MARK: Step 1: the module
+
+    @Test("1. every folder under Implementations/ is a registered design, and every design has its folder")
+    func foldersAreRegistered() throws {
+        let designFolders = try Self.subfolders(of: "Implementations").subtracting(Self.infrastructure)
+        let registered = Set(Design.allCases.map(\.moduleName))
+        #expect(!designFolders.isEmpty)
+        #expect(
+            designFolders == registered,
+            "a folder without a Design case: \(designFolders.subtracting(registered).sorted()); a Design case without a folder: \(registered.subtracting(designFolders).sorted())"
+        )
+    }
+
+    /// The module names in `Package.swift`'s `designModules`, which makes each design's target,
+    /// product and test target.
+    static func packageDesignModules() throws -> [String] {
+        let manifest = try read("Package.swift")
+        let list = try #require(
+            manifest.range(of: #"let designModules = \[[^\]]*\]"#, options: .regularExpression).map {
+                manifest[$0]
+            },
+            "Package.swift has no `let designModules = [...]`")
+        return list.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    @Test("1. Package.swift's designModules lists every design, and nothing else", arguments: Design.allCases)
+    func packageListsTheDesign(_ design: Design) throws {
+        let modules = try Self.packageDesignModules()
+        #expect(modules.contains(design.moduleName), "add \"\(design.moduleName)\" to designModules in Package.swift")
+        #expect(Set(modules) == Set(Design.allCases.map(\.moduleName)), "designModules: \(modules)")
+    }
+
+    @Test("1. the design has its own tests in ConformanceTests/<module>Tests", arguments: Design.allCases)
+    func designHasItsOwnTests(_ design: Design) throws {
+        let folder = "ConformanceTests/\(design.moduleName)Tests"
+        let files =
+            (try? FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent(folder).path)) ?? []
+        #expect(files.contains { $0.hasSuffix(".swift") }, "no tests in \(folder)")
+    }
+
+    // MARK: Step 2: the registry entry and the adapter
+
+    @Test("2. the design's adapter to APlusPromise is in DesignRegistry/Adapters", arguments: Design.allCases)
+    func adapterFile(_ design: Design) throws {
+        // `promiseType` names the adapted type; its adapter's file is named after it.
+        let typeName = String(describing: design.promiseType).prefix { $0 != "<" }
+        let path = "Implementations/DesignRegistry/Adapters/\(typeName)+APlusPromise.swift"
+        #expect(Self.fileExists(path), "no \(path)")
+    }
+
+    // MARK: Step 3: the contender
+
+    @Test("3. the design has a contender in Benchmarks/compare/Contenders", arguments: Design.allCases)
+    func contenderFile(_ design: Design) throws {
+        let path = "Benchmarks/compare/Contenders/\(design.rawValue).swift"
+        #expect(Self.fileExists(path), "no \(path)")
+    }
+
+    // MARK: Step 4: the scenarios
+
+    /// Each `@Suite("Scenario N: ...")` in ScenarioTests, with the display names of its tests.
+    static func scenarioSuites() throws -> [(suite: String, tests: [String])] {
+        let folder = Self.root.appendingPathComponent("ConformanceTests/ScenarioTests")
+        var suites: [(String, [String])] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        where file.hasSuffix(".swift") {
+            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let parts = source.components(separatedBy: "@Suite(\"Scenario ")
+            for part in parts.dropFirst() {
+                let name = String(part.prefix { $0 != "\"" })
+                let tests = part.components(separatedBy: "@Test(").dropFirst().map { test in
+                    // `@Test("FBL: ...")` or `@Test(\n "FBL: ...")`
+                    String(test.drop { $0 != "\"" }.dropFirst().prefix { $0 != "\"" })
+                }
+                suites.append((name, tests))
+            }
+        }
+        return suites
+    }
+
+    @Test("4. every scenario suite has a test of the design, named \"<design>: ...\"", arguments: Design.allCases)
+    func scenarioCoverage(_ design: Design) throws {
+        let suites = try Self.scenarioSuites()
+        #expect(suites.count >= 7, "the seven scenario suites: found \(suites.map(\.suite))")
+        for (suite, tests) in suites {
+            #expect(
+                tests.contains { $0.hasPrefix("\(design.rawValue): ") },
+                "Scenario \(suite) has no test named \"\(design.rawValue): ...\"")
+        }
+        let blockResults = try Self.read("ConformanceTests/ScenarioTests/BlockResultTests.swift")
+        #expect(
+            blockResults.contains("@Suite(\"Block results: \(design.rawValue)"),
+            "BlockResultTests.swift has no suite \"Block results: \(design.rawValue)\"")
+    }
+
+    // MARK: Step 5: the allocation budgets
+
+    @Test("5. the design's allocations are counted and budgeted", arguments: Design.allCases)
+    func allocationBudgets(_ design: Design) throws {
+        let counter = try Self.read("Benchmarks/AllocationCounter/AllocationCounter.swift")
+        #expect(counter.contains("design: \"\(design.rawValue)\""), "AllocationCounter measures nothing of \(design)")
+        let budgets = try Self.read("ConformanceTests/AllocationBudgetTests/AllocationBudgetTests.swift")
+        #expect(budgets.contains("\"\(design.rawValue) "), "AllocationBudgetTests has no budget for \(design)")
+    }
+
+    // MARK: Step 6: the documentation
+
+    @Test("6. the design has its report and its row in the README", arguments: Design.allCases)
+    func documentation(_ design: Design) throws {
+        let report = "Reports/\(design.rawValue.lowercased()).md"
+        #expect(Self.fileExists(report), "no \(report)")
+        let readme = try Self.read("README.md")
+        #expect(
+            readme.contains("(Implementations/\(design.moduleName))"),
+            "README.md does not link Implementations/\(design.moduleName)")
+    }
+
+    @Test("names are unique")
+    func uniqueNames() {
+        #expect(Set(Design.allCases.map(\.rawValue)).count == Design.allCases.count)
+        #expect(Set(Design.allCases.map(\.moduleName)).count == Design.allCases.count)
+    }
+}
