@@ -173,7 +173,7 @@ let benchmarkTargets: [Target] = [
     .executableTarget(
         name: "AllocationCounter",
         dependencies: [
-            "DesignRegistry", "PromiseInterface", "PromiseRuntime",
+            "CompareKit", "DesignRegistry", "PromiseInterface", "PromiseRuntime",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
         ] + allDesigns,
         path: "Benchmarks/AllocationCounter",

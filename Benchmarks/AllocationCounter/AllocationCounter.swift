@@ -1,4 +1,5 @@
 import AYPromises
+import CompareKit
 import DesignRegistry
 import Dispatch
 import FBLPromises
@@ -89,23 +90,10 @@ struct Measurement: Sendable {
     let run: @Sendable (Int, () -> Void, () -> Void) -> Void
 }
 
-/// Waits for a number of callbacks, without allocating per callback.
-final class Countdown: Sendable {
-    private let remaining: Mutex<Int>
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ count: Int) { remaining = Mutex(count) }
-
-    func tick() {
-        let last = remaining.withLock { remaining -> Bool in
-            remaining -= 1
-            return remaining == 0
-        }
-        if last { done.signal() }
-    }
-
+extension Countdown {
+    /// Waits for the last tick; a lost callback ends the process instead of hanging it.
     func wait() {
-        guard done.wait(timeout: .now() + 120) == .success else {
+        guard sum(waitingAtMost: .seconds(120)) != nil else {
             FileHandle.standardError.write(Data("AllocationCounter: timed out\n".utf8))
             exit(1)
         }

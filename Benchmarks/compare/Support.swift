@@ -1,3 +1,4 @@
+import CompareKit
 import Dispatch
 import Foundation
 import PromiseRuntime
@@ -30,30 +31,11 @@ func waitOrThrow(_ semaphore: DispatchSemaphore, for what: @autoclosure () -> St
     if semaphore.wait(timeout: .now() + waitLimit) == .timedOut { throw BenchmarkError.timedOut(what()) }
 }
 
-/// Counts callbacks down to zero, sums what they hand in, and wakes the waiting benchmark thread
-/// at zero.
-///
-/// Every contender's user block ticks it, so each pays the same two atomic operations per unit.
-final class Countdown: Sendable {
-    private let remaining: Atomic<Int>
-    private let total = Atomic<Int>(0)
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ count: Int) {
-        remaining = Atomic(count)
-        if count == 0 { done.signal() }
-    }
-
-    /// Counts one callback that produced `value`.
-    func tick(_ value: Int) {
-        total.add(value, ordering: .relaxed)
-        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.signal() }
-    }
-
-    /// Waits for the last tick and returns the sum of the values.
+extension Countdown {
+    /// Waits for the last tick (at most ``waitLimit``) and returns the sum of the values.
     func sum(_ what: @autoclosure () -> String) throws -> Int {
-        try waitOrThrow(done, for: what())
-        return total.load(ordering: .relaxed)
+        guard let sum = sum(waitingAtMost: waitLimit) else { throw BenchmarkError.timedOut(what()) }
+        return sum
     }
 }
 

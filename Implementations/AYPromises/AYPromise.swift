@@ -118,7 +118,7 @@ public final class AYPromise: Sendable {
         guard case .runHandlers(var handlers, let outcome) = action else { return }
         mayBePending.store(false, ordering: .releasing)
         while !handlers.isEmpty {
-            handlers.run(outcome)
+            handlers.forEach { $0.run(outcome) }  // a loop, never recursion
             guard let next = machine.withLock({ $0.nextHandlers() }) else { return }
             handlers = next
         }

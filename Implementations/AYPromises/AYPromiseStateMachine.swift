@@ -130,17 +130,17 @@ struct AYPromiseStateMachine {
             // Take the list out of the enum before appending, so the array is uniquely referenced
             // and appending does not copy it.
             state = .pending(AYHandlerList(), following: following)
-            handlers.append(handler)
+            handlers.append(AYPipedHandler(handler))
             state = .pending(handlers, following: following)
             return .stored
         case .handingOutValue(let value, var queued):
             state = .handingOutValue(value, queued: AYHandlerList())
-            queued.append(handler)
+            queued.append(AYPipedHandler(handler))
             state = .handingOutValue(value, queued: queued)
             return .stored
         case .handingOutError(let error, var queued):
             state = .handingOutError(error, queued: AYHandlerList())
-            queued.append(handler)
+            queued.append(AYPipedHandler(handler))
             state = .handingOutError(error, queued: queued)
             return .stored
         case .fulfilled(let value):
@@ -179,42 +179,20 @@ extension AYPromiseStateMachine.State {
     }
 }
 
-/// Handlers in the order they were piped. One handler is stored inline: most promises have
-/// exactly one (the next link of a chain), which then needs no array. An enum rather than a
-/// handler and an array side by side: 17 bytes instead of 24 in every promise.
-enum AYHandlerList {
-    case none
-    case one(AYHandler)
-    case many([AYHandler])
+/// Handlers in the order they were piped, the first one inline: most promises have exactly one
+/// (the next link of a chain), which then needs no array.
+typealias AYHandlerList = InlineFirstList<AYPipedHandler>
 
-    init() { self = .none }
+/// One handler in an ``AYHandlerList``.
+///
+/// A struct, not the bare closure: a closure stored as a generic list's element is reabstracted
+/// to the list's generic calling convention, one thunk allocation per handler (the allocation
+/// budget tests count it). In a struct the closure keeps its own convention.
+struct AYPipedHandler: Sendable {
+    let run: AYHandler
 
-    var isEmpty: Bool {
-        if case .none = self { return true }
-        return false
-    }
-
-    mutating func append(_ handler: @escaping AYHandler) {
-        switch self {
-        case .none:
-            self = .one(handler)
-        case .one(let first):
-            self = .many([first, handler])
-        case .many(var handlers):
-            // Out of the enum first, so the array is uniquely referenced and grows in place.
-            self = .none
-            handlers.append(handler)
-            self = .many(handlers)
-        }
-    }
-
-    /// Calls every handler in order: a loop, never recursion.
-    func run(_ outcome: AYOutcome) {
-        switch self {
-        case .none: return
-        case .one(let handler): handler(outcome)
-        case .many(let handlers): for handler in handlers { handler(outcome) }
-        }
+    init(_ run: @escaping AYHandler) {
+        self.run = run
     }
 }
 

@@ -87,39 +87,6 @@ public func all<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
     }
 }
 
-/// Observes one input: `(queue, fulfill, reject)`.
-typealias ErasedObservation =
-    @Sendable (
-        DispatchQueue,
-        @escaping @Sendable (any Sendable) -> Void,
-        @escaping @Sendable (any Error) -> Void
-    ) -> Void
-
-/// An FBL promise of any value type, observed with the value type erased: lets `all` and `any`
-/// combine inputs of different types, and lets a promise adopt one of another type on the queue it
-/// was given.
-protocol ErasedObservable: Sendable {
-    func observeErased(
-        on queue: DispatchQueue,
-        fulfill: @escaping @Sendable (any Sendable) -> Void,
-        reject: @escaping @Sendable (any Error) -> Void
-    )
-}
-
-extension FBLPromise: ErasedObservable {
-    func observeErased(
-        on queue: DispatchQueue,
-        fulfill: @escaping @Sendable (any Sendable) -> Void,
-        reject: @escaping @Sendable (any Error) -> Void
-    ) {
-        observe(on: queue, fulfill: { fulfill($0) }, reject: reject)
-    }
-
-    /// ``observeErased(on:fulfill:reject:)`` as a value, to keep inputs of different types in one
-    /// array.
-    var erased: ErasedObservation { observeErased }
-}
-
 /// The countdown behind every `all`: fulfils with `finish(values)` once all `count` inputs are
 /// fulfilled, rejects with the first rejection.
 @inlinable

@@ -299,7 +299,9 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         // thread settles, and no observer runs under the lock.
         if !observers.isEmpty {
             repeat {
-                observers.notify(outcome)
+                // A loop, not recursion: an observer that settles another promise only
+                // schedules work, so deep chains do not grow the stack.
+                observers.forEach { $0.notify(outcome) }
                 guard let next = machine.withLock({ $0.nextObservers() }) else { break }
                 observers = next
             } while true

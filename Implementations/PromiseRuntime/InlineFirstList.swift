@@ -53,6 +53,17 @@ public struct InlineFirstList<Element>: Sequence {
         }
     }
 
+    /// Calls `body` on each element in order: a loop, never recursion, and without the iterator's
+    /// index checks (this is how a settling promise calls its observers).
+    @inlinable
+    public func forEach(_ body: (Element) throws -> Void) rethrows {
+        switch storage {
+        case .empty: return
+        case .one(let element): try body(element)
+        case .many(let elements): for element in elements { try body(element) }
+        }
+    }
+
     /// The elements for which `isIncluded` holds, in order.
     @inlinable
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> InlineFirstList<Element> {
