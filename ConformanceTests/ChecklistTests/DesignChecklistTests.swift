@@ -162,6 +162,25 @@ struct DesignChecklistTests {
             "README.md does not link Implementations/\(design.moduleName)")
     }
 
+    @Test("the shared modules name no design", arguments: ["SharedPromiseTypes", "PromiseRuntime", "PromiseInterface"])
+    func sharedModulesNameNoDesign(_ module: String) throws {
+        let folder = Self.root.appendingPathComponent("Implementations/\(module)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        // A design's short name as a word or a prefix of a type name: "FBL", "FBLPromise", "QN task".
+        let names = Design.allCases.map(\.rawValue).joined(separator: "|")
+        let designName = try Regex("\\b(\(names))([A-Z][A-Za-z]*)?\\b")
+        var naming: [String] = []
+        for file in files {
+            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains(designName) {
+                naming.append("\(module)/\(file):\(number + 1): \(line)")
+            }
+        }
+        #expect(naming.isEmpty, "lines that name a design: \(naming)")
+    }
+
     @Test("names are unique")
     func uniqueNames() {
         #expect(Set(Design.allCases.map(\.rawValue)).count == Design.allCases.count)

@@ -1,8 +1,10 @@
 /// The contract every design's promise type conforms to, so that one Promises/A+ suite and one
 /// set of benchmarks can drive them all.
 ///
-/// This is an adapter surface, not a fifth design: each design keeps its own native API and
-/// conforms directly (`extension FBLPromise: APlusPromise`). The conformance must not implement the
+/// This is an adapter surface, not a fifth design: each design keeps its own native API, and an
+/// adapter outside the design's module (the package's `DesignRegistry/Adapters/`) conforms its
+/// promise type, so the adapter is not part of the design's public API. The conformance must not
+/// implement the
 /// resolution procedure itself: `resolve`, `resolved(_:)` and the values returned from `then`
 /// callbacks go through the design's own procedure, which must adopt promises of its design,
 /// assimilate any `Thenable` and reject a promise resolved with itself (the cycle error).

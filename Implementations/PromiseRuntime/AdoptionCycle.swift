@@ -3,8 +3,8 @@
 /// Promises/A+ 2.3.1 makes resolving a promise with itself an error; a longer cycle (`a` adopts
 /// `b`, `b` adopts `a`) is just as hopeless, since every promise of it waits for the next one for
 /// ever, and the spec encourages detecting it (note 3.6). Each design records, in its own terms,
-/// which promise a pending promise waits for (FBL and AY: the promise it adopted; QX: the promise
-/// it observes, which for a `then` link is the previous one; QN: the task it waits for), and asks
+/// which promise a pending promise waits for (the promise it adopted, the promise it observes, the
+/// task it waits for: each design's documentation says which), and asks
 /// this type before it adopts a promise of its design: if following that chain from the promise
 /// to adopt leads back to the adopter, adopting would close a cycle, and the adopter rejects with
 /// its cycle error instead. A settled promise ends the chain.

@@ -3,7 +3,7 @@ import Foundation
 /// The error a value stands for in an Objective-C promise library, which rejects a promise
 /// fulfilled with an `NSError` instead of fulfilling it; `nil` if the value fulfils.
 ///
-/// FBL and AY keep that rule of their originals (Promises/A+ has no such rule: 2.3.4 fulfils with
+/// A design that keeps that rule of its original uses this (Promises/A+ has no such rule: 2.3.4 fulfils with
 /// any value that is not a thenable). In Objective-C a value is an object, and it rejects if that
 /// object is an `NSError`. The same outcome, decided in Swift: a value rejects when it is an
 /// `NSError`, or an `Error` whose type Foundation does not bridge to an Objective-C object of its

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A promise that could never settle any more, found by ``PendingPromiseLeakCheck``.
 public struct PendingPromiseLeak: Sendable, CustomStringConvertible {
-    /// The promise's type, e.g. `FBLPromise<Int>` or `QNAsyncSerialTask<Optional<Any>>`.
+    /// The promise's type, as `String(describing:)` writes it, generic arguments included.
     public let promiseType: String
     /// The promise's identity, to match a report with a promise one holds a reference to (valid
     /// while the report is made: a freed promise reports from its `deinit`).
@@ -29,14 +29,12 @@ public struct PendingPromiseLeak: Sendable, CustomStringConvertible {
 /// Reports promises that are given up while still pending: SwiftNIO's "leaking promise" check,
 /// as a report instead of a crash, in debug builds only.
 ///
-/// A promise that is freed (or, in QX, that nothing can settle any more) before it settled never
-/// calls its callbacks. Usually that is a bug: a resolver dropped on an error path, a callback
-/// API that never answered. Each design reports that moment in its own terms:
-/// - `FBLPromise`, `AYPromise`: freed while pending;
-/// - `QXPromise`: its last settler (resolver, followed promise, assimilated thenable) is gone
-///   while it is pending, so it lets go of itself;
-/// - QN tasks: freed after they started and before they finished (a task that was never started
-///   is not reported: tasks are lazy, and making one without starting it is allowed).
+/// A promise that is freed (or that nothing can settle any more) before it settled never calls
+/// its callbacks. Usually that is a bug: a resolver dropped on an error path, a callback API that
+/// never answered. Each design reports that moment in its own terms, and its documentation says
+/// which: a promise freed while pending; a promise whose last settler is gone, so that it lets go
+/// of itself; a lazy task freed after it started and before it finished (one never started is not
+/// reported, since making a task without starting it is allowed).
 ///
 /// A promise made while a reporter is bound reports to that reporter, wherever it is freed:
 ///

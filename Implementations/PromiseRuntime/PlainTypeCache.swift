@@ -7,8 +7,8 @@ public import Synchronization
 /// assimilate or an error to reject with. Each question is a dynamic cast, and a cast that fails
 /// is not free: the Swift runtime looks the conformance up in a process-wide table, and a cast of a
 /// value type to a class first bridges it to Foundation (an `Int` becomes an `NSNumber`). Profiles
-/// of chains put those casts at about a fifth of AY's link and a tenth of FBL's
-/// (Reports/performance.md). For most types the answer depends on the type alone, so a design asks
+/// of chains put those casts at a tenth to a fifth of a link (Reports/performance.md). For most
+/// types the answer depends on the type alone, so a design asks
 /// once per type and keeps the answer here.
 ///
 /// ## What may be remembered
@@ -24,8 +24,8 @@ public import Synchronization
 /// hashed to it. Only plain types are ever stored, so a reader never gets a wrong answer, only a
 /// missing one (a collision, or two threads storing at once), which costs the casts again.
 ///
-/// Each design keeps its own cache, because "plain" is the design's own rule (AY turns a `Void`
-/// into `nil`, FBL keeps it).
+/// Each design keeps its own cache, because "plain" is the design's own rule (one design may turn
+/// a `Void` into `nil` where another keeps it).
 public struct PlainTypeCache: ~Copyable, Sendable {
     @usableFromInline let slots: InlineArray<8, Atomic<UInt>>
 

@@ -3,11 +3,11 @@
 /// A foreign thenable is not trusted. Its `then` may call `resolvePromise` or `rejectPromise`
 /// synchronously or later, call both, call either several times, or throw before or after calling
 /// back. Every design's resolution procedure accepts any `Thenable`, which is also how promises of
-/// different designs interoperate: each design's promise conforms, so an FBL promise resolved with
-/// an AY promise adopts its outcome.
+/// different designs interoperate: each design's promise conforms, so a promise of one design
+/// resolved with a promise of another adopts its outcome.
 ///
 /// Resolution procedures call a thenable through `thenOnce(resolvePromise:rejectPromise:)`
-/// (module `PromiseInterface`), which enforces the spec's rules for misbehaving thenables.
+/// (module `PromiseRuntime`), which enforces the spec's rules for misbehaving thenables.
 public protocol Thenable: Sendable {
     /// Registers the two callbacks that settle whatever adopts this thenable.
     ///
