@@ -81,7 +81,7 @@ let conformanceTargets: [Target] =
         // The Promises/A+ 1.1 suite, written once, generic over `APlusPromise`.
         .target(
             name: "APlusSuite",
-            dependencies: ["PromiseInterface"],
+            dependencies: ["PromiseInterface", "PromiseRuntime"],
             path: "ConformanceTests/APlusSuite",
             swiftSettings: strictSettings
         ),

@@ -89,10 +89,25 @@ struct DesignChecklistTests {
 
     @Test("2. the design's adapter to APlusPromise is in DesignRegistry/Adapters", arguments: Design.allCases)
     func adapterFile(_ design: Design) throws {
-        // `promiseType` names the adapted type; its adapter's file is named after it.
-        let typeName = String(describing: design.promiseType).prefix { $0 != "<" }
+        // `promiseType` names the adapted type; its adapter's file is named after it and holds
+        // the conformance.
+        let typeName = String(String(describing: design.promiseType).prefix { $0 != "<" })
         let path = "Implementations/DesignRegistry/Adapters/\(typeName)+APlusPromise.swift"
-        #expect(Self.fileExists(path), "no \(path)")
+        let adapter = try #require(try? Self.read(path), "no \(path)")
+        #expect(
+            adapter.contains("extension \(typeName): APlusPromise"),
+            "\(path) does not declare `extension \(typeName): APlusPromise`")
+    }
+
+    @Test("2. the design's own module neither imports nor conforms to the adapter protocol", arguments: Design.allCases)
+    func adapterStaysOutOfTheDesign(_ design: Design) throws {
+        let folder = Self.root.appendingPathComponent("Implementations/\(design.moduleName)")
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(
+                !source.contains("import PromiseInterface"), "\(design.moduleName)/\(file) imports PromiseInterface")
+            #expect(!source.contains(": APlusPromise"), "\(design.moduleName)/\(file) conforms to APlusPromise")
+        }
     }
 
     // MARK: Step 3: the contender
@@ -156,20 +171,25 @@ struct DesignChecklistTests {
     func documentation(_ design: Design) throws {
         let report = "Reports/\(design.rawValue.lowercased()).md"
         #expect(Self.fileExists(report), "no \(report)")
+        // The row of the design table at the top of the README: its name and its folder.
         let readme = try Self.read("README.md")
+        let row = readme.split(separator: "\n").first { $0.hasPrefix("| **\(design.rawValue)** ") }
         #expect(
-            readme.contains("(Implementations/\(design.moduleName))"),
-            "README.md does not link Implementations/\(design.moduleName)")
+            row?.contains("(Implementations/\(design.moduleName))") == true,
+            "README.md's design table has no row \"| **\(design.rawValue)** ...\" linking Implementations/\(design.moduleName)"
+        )
     }
 
     @Test("the shared modules name no design", arguments: ["SharedPromiseTypes", "PromiseRuntime", "PromiseInterface"])
     func sharedModulesNameNoDesign(_ module: String) throws {
         let folder = Self.root.appendingPathComponent("Implementations/\(module)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        let files = try #require(FileManager.default.subpaths(atPath: folder.path))
+            .filter { $0.hasSuffix(".swift") || $0.hasSuffix(".md") }
         #expect(!files.isEmpty)
-        // A design's short name as a word or a prefix of a type name: "FBL", "FBLPromise", "QN task".
+        // A design's short name, alone or starting a type name ("FBL", "FBL's", "QNAsyncTask",
+        // "AYPromise.then"), but not inside a word ("ALWAYS").
         let names = Design.allCases.map(\.rawValue).joined(separator: "|")
-        let designName = try Regex("\\b(\(names))([A-Z][A-Za-z]*)?\\b")
+        let designName = try Regex("(?:^|[^A-Za-z])(\(names))(?![a-z])")
         var naming: [String] = []
         for file in files {
             let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)

@@ -223,8 +223,9 @@ enum SharedProtocolArticle {
             )
         }
 
-        let promise = doubled(FBLPromise<PromiseValue>.self, 21)   // settles with 42
+        // One promise per design, each settling with 42.
+        let promises = Design.allCases.map { design in doubled(design.promiseType, 21) }
         // end-snippet
-        _ = promise
+        _ = promises
     }
 }

@@ -216,7 +216,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
 
     /// Adopts `promise`: settles as it does. Resolving a promise with itself, or with a promise
     /// that (through the promises it adopted in turn) waits for this one, rejects with
-    /// ``PromiseError/cycle``; see `AdoptionCycle` (PromiseInterface) for what is detected.
+    /// ``PromiseError/cycle``; see `AdoptionCycle` (PromiseRuntime) for what is detected.
     @inlinable
     public func resolve(_ promise: FBLPromise<Value>, on queue: DispatchQueue = defaultQueue) {
         guard !AdoptionCycle.wouldClose(adopting: promise, by: ObjectIdentifier(self), next: { $0.followedPromise })

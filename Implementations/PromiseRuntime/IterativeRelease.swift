@@ -67,7 +67,7 @@ enum IterativeRelease {
     static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "PromiseInterface: pthread_key_create failed (\(status))")
+        precondition(status == 0, "PromiseRuntime: pthread_key_create failed (\(status))")
         return key
     }()
 }

@@ -9,8 +9,9 @@ import Foundation
 /// `NSError`, or an `Error` whose type Foundation does not bridge to an Objective-C object of its
 /// own (a Swift error type reaches Objective-C as an `NSError`). A `String` reaches it as an
 /// `NSString` and fulfils, even if the program declared `extension String: Error {}` for
-/// `throw "message"`: google/promises fixed exactly that in 2022 (its Swift layer checks the
-/// value's dynamic type against `NSError` instead of casting to `Error`) and keeps a test for it.
+/// `throw "message"`: the Objective-C library this rule comes from fixed exactly that in 2022 (its
+/// Swift layer checks the value's dynamic type against `NSError` instead of casting to `Error`)
+/// and keeps a test for it.
 /// Casting with `as? any Error` instead would make every promise of `String` in such a program
 /// reject.
 ///
