@@ -49,7 +49,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// and, once asked for, the same every time.
     ///
     /// A serial task's sub-states carry their sub-task's ID, so a progress monitor can tell which
-    /// step finished. The ID is kept out of line (``QNTaskExtras``) and a generated one is made
+    /// step finished. The ID is kept out of line (`QNTaskExtras`) and a generated one is made
     /// the first time it is asked for: most tasks never need one.
     public final var taskID: String { machine.withLock { $0.taskID() } }
 
