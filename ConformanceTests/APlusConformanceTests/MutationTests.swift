@@ -51,6 +51,16 @@ struct MutationTests {
         #expect(result.failed.count == 12, "\(result.failed.count) of 16 failed")
     }
 
+    static let callsThen =
+        "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise` > Calls with `x` as `this` and two function arguments"
+
+    @Test("ignoring thenables fails both cases of 2.3.3.3's \"Calls with `x` as `this`\" (the JS case alone passed it)")
+    func ignoresThenablesCallsThen() async {
+        let result = await Self.run(MutantPromise<IgnoresThenables>.self, clauses: [Self.callsThen])
+        #expect(result.ran == 2)
+        #expect(result.failed.count == 2, "\(result.failed.count) of 2 failed")
+    }
+
     @Test("ignoring thenables fails 2.3.3.3.1")
     func ignoresThenables() async {
         let result = await Self.run(MutantPromise<IgnoresThenables>.self, clauses: [Self.thenables])
@@ -100,10 +110,11 @@ struct MutationTests {
         #expect(result.failed.count == 56, "\(result.failed.count) of 504 failed")
     }
 
-    @Test("calling a thenable's then twice fails 2.3.3.1 and the one-time thenables")
+    @Test("calling a thenable's then twice fails 2.3.3.1, \"Calls with `x` as `this`\" and the one-time thenables")
     func callsThenTwice() async {
         let result = await Self.run(MutantPromise<CallsThenTwice>.self, clauses: [Self.assimilation])
         #expect(result.ran == 504)
-        #expect(result.failed.count == 112, "\(result.failed.count) of 504 failed")
+        // 112 before "Calls with `x` as `this`" checked how often `then` was called.
+        #expect(result.failed.count == 114, "\(result.failed.count) of 504 failed")
     }
 }

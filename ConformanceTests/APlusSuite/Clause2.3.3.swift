@@ -38,12 +38,28 @@ extension SuiteBuilder {
             ) {
                 describe("Calls with `x` as `this` and two function arguments") {
                     // The receiver and the two non-optional closures are guaranteed by the type
-                    // system; the case still checks that `then` is called and its callback works.
+                    // system. The JS case only waits for the promise to fulfil, which a promise
+                    // that never calls `then` (and fulfils with `x` itself) also does; this port
+                    // adds two checks, as 2.3.3.1 does: `then` was called exactly once, and the
+                    // promise holds the value its `resolvePromise` was given.
+                    let thenable: @Sendable (CaseContext) -> Box<ScriptedThenable?> = {
+                        $0.local("x") { Box<ScriptedThenable?>(nil) }
+                    }
+                    let resolvedByThen = "the value `then` resolved with"
                     testPromiseResolution(
-                        { _ in ScriptedThenable { resolvePromise, _ in resolvePromise(nil) } },
+                        { context in
+                            let x = ScriptedThenable { resolvePromise, _ in resolvePromise(resolvedByThen) }
+                            thenable(context).value = x
+                            return x
+                        },
                         { promise, context in
                             _ = promise.then(
-                                onFulfilled: { _ in
+                                onFulfilled: { value in
+                                    let calls = thenable(context).value?.thenCalls ?? 0
+                                    context.check(calls == 1, "`then` was called \(calls) times")
+                                    context.check(
+                                        value as? String == resolvedByThen,
+                                        "fulfilled with \(String(describing: value)), not what `then` resolved with")
                                     context.done()
                                     return nil
                                 },
