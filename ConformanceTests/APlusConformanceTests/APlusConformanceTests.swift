@@ -20,6 +20,11 @@ enum DesignCase {
     static func cases<P: APlusPromise>(for type: P.Type) -> [APlusCase] {
         APlusSuite.cases(for: type)
     }
+
+    /// The same for the cases this port adds.
+    static func additions<P: APlusPromise>(for type: P.Type) -> [APlusCase] {
+        APlusSuite.additions(for: type)
+    }
 }
 
 /// The Promises/A+ suite against every registered design: one test per design, which runs the
@@ -35,8 +40,19 @@ enum DesignCase {
 struct APlusConformanceTests {
     @Test("conformance: the 648 cases", arguments: DesignCase.selectedDesigns)
     func conformance(_ design: Design) async {
+        await Self.run(DesignCase.cases(for: design.promiseType), of: design)
+    }
+
+    @Test("the cases this port adds to the JS suite", arguments: DesignCase.selectedDesigns)
+    func additions(_ design: Design) async {
+        await Self.run(DesignCase.additions(for: design.promiseType), of: design)
+    }
+
+    /// Runs `cases` one after the other, records each failing case by its full name and prints
+    /// the summary line.
+    static func run(_ cases: [APlusCase], of design: Design) async {
         var summary = ClauseSummary()
-        for aplusCase in DesignCase.cases(for: design.promiseType) {
+        for aplusCase in cases {
             // A case waits for the main queue, which every test of the run shares: the first
             // cases, which run while every other test starts, took up to 16 s under load.
             let outcome = await aplusCase.run(timeout: defaultTestTimeout)

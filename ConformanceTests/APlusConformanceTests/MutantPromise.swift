@@ -24,6 +24,9 @@ enum Defect: Sendable {
     case throwAfterCallRejects
     /// Calls a thenable's `then` twice (the Tier A form of reading `x.then` twice).
     case callsThenTwice
+    /// Writes `then(f, r)` as `then(f)` followed by a recovery with `r`, so `r` sees what `f`
+    /// throws (the likeliest adapter mistake); in one hop, so that nothing else changes.
+    case recoversOwnThrow
 }
 
 /// Selects a defect at the type level, so each mutant is its own `APlusPromise` type.
@@ -40,6 +43,7 @@ enum NoCalledGuard: DefectSelector { static let defect = Defect.noCalledGuard }
 enum NoRecursion: DefectSelector { static let defect = Defect.noRecursion }
 enum ThrowAfterCallRejects: DefectSelector { static let defect = Defect.throwAfterCallRejects }
 enum CallsThenTwice: DefectSelector { static let defect = Defect.callsThenTwice }
+enum RecoversOwnThrow: DefectSelector { static let defect = Defect.recoversOwnThrow }
 
 struct CycleError: Error {}
 
@@ -139,7 +143,7 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
         case .callsThenTwice:
             thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
             thenable.thenOnce(resolvePromise: { _ in }, rejectPromise: { _ in })
-        case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck:
+        case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow:
             thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
         }
     }
@@ -191,6 +195,13 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
             let run: @Sendable () -> Void = {
                 do {
                     switch result {
+                    case .success(let value) where self.defect == .recoversOwnThrow && onRejected != nil:
+                        // `then(f)` followed by a recovery with `r`, in one hop: `r` sees `f`'s throw.
+                        do {
+                            next.resolve(try onFulfilled.map { try $0(value) } ?? value)
+                        } catch {
+                            next.resolve(try onRejected!(error))
+                        }
                     case .success(let value):
                         next.resolve(try onFulfilled.map { try $0(value) } ?? value)
                     case .failure(let error):

@@ -14,7 +14,10 @@ struct MutationTests {
         clauses prefixes: [String],
         timeout: Duration = defaultTestTimeout
     ) async -> (ran: Int, failed: [String]) {
-        let selected = APlusSuite.cases(for: MutantPromise<Selector>.self).filter { aplusCase in
+        let all =
+            APlusSuite.cases(for: MutantPromise<Selector>.self)
+            + APlusSuite.additions(for: MutantPromise<Selector>.self)
+        let selected = all.filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }
         }
         var failed: [String] = []
@@ -42,6 +45,27 @@ struct MutationTests {
         )
         #expect(result.ran == 522)
         #expect(result.failed.isEmpty, "\(result.failed.prefix(3))")
+    }
+
+    static let additions = "Additions:"
+
+    @Test("the correct reference promise passes the cases this port adds")
+    func controlPassesAdditions() async {
+        let result = await Self.run(MutantPromise<Correct>.self, clauses: [Self.additions])
+        #expect(result.ran == 12)
+        #expect(result.failed.isEmpty, "\(result.failed.prefix(3))")
+    }
+
+    @Test("then(f, r) written as then(f) and a recovery with r fails 3 of the 648 JS cases and 9 of the 12 additions")
+    func recoversOwnThrow() async {
+        let javaScript = await Self.run(MutantPromise<RecoversOwnThrow>.self, clauses: ["2."])
+        #expect(javaScript.ran == 648)
+        // Only 2.2.6.1's "multiple fulfillment handlers, one of which throws", in its three timings.
+        #expect(javaScript.failed.count == 3, "\(javaScript.failed.count) of 648 failed: \(javaScript.failed)")
+        let added = await Self.run(MutantPromise<RecoversOwnThrow>.self, clauses: [Self.additions])
+        #expect(added.ran == 12)
+        // Every timing of every reason in the first addition; the second catches the mirror mistake.
+        #expect(added.failed.count == 9, "\(added.failed.count) of 12 failed")
     }
 
     @Test("synchronous callbacks fail 2.2.4")

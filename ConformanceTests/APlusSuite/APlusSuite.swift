@@ -25,6 +25,15 @@ public enum APlusSuite {
         suite.clause2_3_4()
         return suite.cases
     }
+
+    /// The cases this port adds to the JavaScript suite, built for the promise type `P`: each
+    /// catches a mistake the 648 let through. Their names start with the heading
+    /// `Additions: ...`, so no JS case's name changes, and their clause is `Additions`.
+    public static func additions<P: APlusPromise>(for _: P.Type) -> [APlusCase] {
+        let suite = SuiteBuilder<P>()
+        suite.additions()
+        return suite.cases
+    }
 }
 
 /// Builds cases the way mocha's `describe`/`specify` do, for one promise type.
