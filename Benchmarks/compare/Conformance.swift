@@ -4,8 +4,8 @@ import DesignRegistry
 import Foundation
 import PromiseInterface
 
-/// Runs the Promises/A+ suite's cases (the same ones `swift test` runs) for every design and
-/// returns the clause × design matrix.
+/// Runs the Promises/A+ suite's 648 cases (the same ones `swift test` runs; not the 12 the port
+/// adds, which `swift test` runs apart) for every design and returns the clause × design matrix.
 ///
 /// Cases run one at a time, on the main queue, which the tool services: the suite's timing
 /// windows (0 < 15 < 50 < 100 < 150 ms) rely on it.

@@ -40,17 +40,17 @@ enum DesignCase {
 struct APlusConformanceTests {
     @Test("conformance: the 648 cases", arguments: DesignCase.selectedDesigns)
     func conformance(_ design: Design) async {
-        await Self.run(DesignCase.cases(for: design.promiseType), of: design)
+        await Self.run(DesignCase.cases(for: design.promiseType), of: design, title: "Promises/A+")
     }
 
     @Test("the cases this port adds to the JS suite", arguments: DesignCase.selectedDesigns)
     func additions(_ design: Design) async {
-        await Self.run(DesignCase.additions(for: design.promiseType), of: design)
+        await Self.run(DesignCase.additions(for: design.promiseType), of: design, title: "Promises/A+ additions")
     }
 
     /// Runs `cases` one after the other, records each failing case by its full name and prints
     /// the summary line.
-    static func run(_ cases: [APlusCase], of design: Design) async {
+    static func run(_ cases: [APlusCase], of design: Design, title: String) async {
         var summary = ClauseSummary()
         for aplusCase in cases {
             // A case waits for the main queue, which every test of the run shares: the first
@@ -66,7 +66,7 @@ struct APlusConformanceTests {
                 Issue.record("\(design.rawValue) \(aplusCase.name): timed out. \(failures.joined(separator: "; "))")
             }
         }
-        print(summary.line(for: design.rawValue))
+        print(summary.line(title: title, design: design.rawValue))
     }
 }
 
@@ -81,7 +81,7 @@ struct ClauseSummary {
 
     /// `Promises/A+ FBL: 648 of 648 passed (2.1.2 6/6, 2.1.3 6/6, …)`; a clause with a failure
     /// is marked `FAILED`.
-    func line(for design: String) -> String {
+    func line(title: String, design: String) -> String {
         let clauses = counts.keys.sorted { $0.compare($1, options: .numeric) == .orderedAscending }
         let perClause = clauses.map { clause in
             let count = counts[clause]!
@@ -89,6 +89,6 @@ struct ClauseSummary {
         }
         let passed = counts.values.reduce(0) { $0 + $1.passed }
         let run = counts.values.reduce(0) { $0 + $1.run }
-        return "Promises/A+ \(design): \(passed) of \(run) passed (\(perClause.joined(separator: ", ")))"
+        return "\(title) \(design): \(passed) of \(run) passed (\(perClause.joined(separator: ", ")))"
     }
 }

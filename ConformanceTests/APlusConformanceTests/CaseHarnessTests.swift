@@ -40,7 +40,7 @@ struct CaseHarnessTests {
         summary.record(clause: "2.2.1", passed: true)
         summary.record(clause: "2.2.1", passed: false)
         #expect(
-            summary.line(for: "FBL")
+            summary.line(title: "Promises/A+", design: "FBL")
                 == "Promises/A+ FBL: 3 of 4 passed (2.2.1 1/2 FAILED, 2.3.3 1/1, 2.10.1 1/1)")
     }
 }

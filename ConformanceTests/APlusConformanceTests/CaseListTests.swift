@@ -31,6 +31,17 @@ struct CaseListTests {
         #expect(extra.isEmpty, "not in the catalog: \(extra.sorted().prefix(5))")
     }
 
+    @Test(
+        "the cases this port adds: 12, named apart from the catalog, reported as Additions", arguments: Design.allCases)
+    func additions(_ design: Design) {
+        let additions = DesignCase.additions(for: design.promiseType)
+        let names = additions.map(\.name)
+        #expect(names.count == 12)
+        #expect(Set(names).count == 12)
+        #expect(Set(names).isDisjoint(with: Self.tierANames))
+        #expect(additions.allSatisfy { $0.clause == "Additions" })
+    }
+
     @Test("cases report their clause")
     func clauses() {
         let counts = Dictionary(grouping: DesignCase.cases(for: Design.fbl.promiseType), by: \.clause)

@@ -25,8 +25,12 @@ enum Defect: Sendable {
     /// Calls a thenable's `then` twice (the Tier A form of reading `x.then` twice).
     case callsThenTwice
     /// Writes `then(f, r)` as `then(f)` followed by a recovery with `r`, so `r` sees what `f`
-    /// throws (the likeliest adapter mistake); in one hop, so that nothing else changes.
+    /// throws (the likeliest adapter mistake); in one hop, so that nothing else changes. Only a
+    /// throw is modelled: a rejected promise that `f` returns still rejects the next promise.
     case recoversOwnThrow
+    /// Writes `then(f, r)` as a recovery with `r` followed by `then(f)`, so `f` sees what `r`
+    /// returned (the mirror mistake); in one hop.
+    case fulfilsWhatItRecovered
 }
 
 /// Selects a defect at the type level, so each mutant is its own `APlusPromise` type.
@@ -44,6 +48,7 @@ enum NoRecursion: DefectSelector { static let defect = Defect.noRecursion }
 enum ThrowAfterCallRejects: DefectSelector { static let defect = Defect.throwAfterCallRejects }
 enum CallsThenTwice: DefectSelector { static let defect = Defect.callsThenTwice }
 enum RecoversOwnThrow: DefectSelector { static let defect = Defect.recoversOwnThrow }
+enum FulfilsWhatItRecovered: DefectSelector { static let defect = Defect.fulfilsWhatItRecovered }
 
 struct CycleError: Error {}
 
@@ -143,7 +148,8 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
         case .callsThenTwice:
             thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
             thenable.thenOnce(resolvePromise: { _ in }, rejectPromise: { _ in })
-        case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow:
+        case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow,
+            .fulfilsWhatItRecovered:
             thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
         }
     }
@@ -191,11 +197,13 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
     ) -> MutantPromise {
         let next = MutantPromise()
         let synchronous = defect == .synchronousCallbacks
+        let recoversOwnThrow = defect == .recoversOwnThrow && onRejected != nil
+        let fulfilsWhatItRecovered = defect == .fulfilsWhatItRecovered && onFulfilled != nil
         subscribe { result in
             let run: @Sendable () -> Void = {
                 do {
                     switch result {
-                    case .success(let value) where self.defect == .recoversOwnThrow && onRejected != nil:
+                    case .success(let value) where recoversOwnThrow:
                         // `then(f)` followed by a recovery with `r`, in one hop: `r` sees `f`'s throw.
                         do {
                             next.resolve(try onFulfilled.map { try $0(value) } ?? value)
@@ -204,6 +212,11 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
                         }
                     case .success(let value):
                         next.resolve(try onFulfilled.map { try $0(value) } ?? value)
+                    case .failure(let error) where fulfilsWhatItRecovered:
+                        // A recovery with `r` followed by `then(f)`, in one hop: `f` sees what `r`
+                        // returned (or the error itself when there is no `r`).
+                        let recovered = try onRejected.map { try $0(error) }
+                        if let recovered { next.resolve(try onFulfilled!(recovered)) } else { next.reject(error) }
                     case .failure(let error):
                         if let onRejected { next.resolve(try onRejected(error)) } else { next.reject(error) }
                     }

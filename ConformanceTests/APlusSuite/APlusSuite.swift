@@ -26,8 +26,9 @@ public enum APlusSuite {
         return suite.cases
     }
 
-    /// The cases this port adds to the JavaScript suite, built for the promise type `P`: each
-    /// catches a mistake the 648 let through. Their names start with the heading
+    /// The cases this port adds to the JavaScript suite, built for the promise type `P`: a
+    /// `then(f, r)` whose `r` sees what `f` throws (a mistake the 648 catch in 3 cases), and the
+    /// mirror rule. Their names start with the heading
     /// `Additions: ...`, so no JS case's name changes, and their clause is `Additions`.
     public static func additions<P: APlusPromise>(for _: P.Type) -> [APlusCase] {
         let suite = SuiteBuilder<P>()

@@ -1,6 +1,7 @@
 // Cases this port adds to promises-aplus-tests. They are not among the 648 (the catalog lists only
 // the JavaScript suite's cases) and they sit under their own heading, so every JS case keeps its
-// name. Each one catches a mistake the JS suite lets through, or catches only by accident.
+// name. The first group targets a mistake the JS suite catches only in 3 cases that are about
+// something else; the second states its mirror rule (MutationTests shows the counts).
 
 extension SuiteBuilder {
     /// The heading of every addition; ``APlusCase/clause`` reports them as `Additions`.
@@ -31,8 +32,9 @@ extension SuiteBuilder {
                     }
                 }
             }
-            // The mirror mistake, `then(f, r)` written as a recovery with `r` followed by
-            // `then(f)`, lets `f` see what `r` returned.
+            // The mirror rule: `then(f, r)` written as a recovery with `r` followed by `then(f)`
+            // lets `f` see what `r` returned. The JS suite already catches that mistake in most of
+            // its cases (it observes promises with `then(f, r)`); these state the rule directly.
             describe(
                 "2.2.7.1 with both callbacks: when `onRejected` returns `x`, `promise2` is fulfilled with `x` and the same `then`'s `onFulfilled` is not called"
             ) {
