@@ -145,11 +145,9 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     private func sourceFinished(_ outcome: QNAnyOutcome) {
         var taken: Continuation?
         let runs = machine.withLock { machine -> Bool in
-            guard machine.holdsStep else { return false }
-            machine.holdsStep = false
-            taken = step.take()
+            taken = takeStep(&machine)
             // Finished meanwhile (cancelled, or completed from outside): the step does not run.
-            return machine.isRunning
+            return taken != nil && machine.isRunning
         }
         // A step taken that does not run is freed here, outside the lock; none is left once the
         // continuation was cancelled.
@@ -161,6 +159,15 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         case .then(let next):
             continueWith(outcome) { value in self.adopt(try next(value)) }
         }
+    }
+
+    /// Takes the step if the continuation still holds it: it is taken once, by the source's
+    /// outcome or by a cancellation, whichever comes first. Call it under the machine's lock,
+    /// and free what it returns outside the lock.
+    private func takeStep(_ machine: inout QNTaskStateMachine) -> Continuation? {
+        guard machine.holdsStep else { return nil }
+        machine.holdsStep = false
+        return step.take()
     }
 
     /// `map` and `then`: runs `body` with a value (a throw fails the continuation); a failure
@@ -183,10 +190,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     override func didCancel() {
         var step: Continuation?
         let (started, adoptedBeforeStep) = machine.withLock { machine in
-            if machine.holdsStep {
-                machine.holdsStep = false
-                step = self.step.take()
-            }
+            step = takeStep(&machine)
             // An unstarted source stays: it is freed with the continuation (`deinit`), or by
             // `startSource`, which finds the continuation cancelled and lets it go.
             return (self.waited, machine.adoptedBeforeStep)
