@@ -60,7 +60,7 @@ let implementationTargets: [Target] =
         // suite, the benchmarks and the reports iterate.
         .target(
             name: "DesignRegistry",
-            dependencies: ["PromiseInterface", "PromiseRuntime"] + allDesigns,
+            dependencies: ["APlusSuite", "PromiseInterface", "PromiseRuntime"] + allDesigns,
             path: "Implementations/DesignRegistry",
             swiftSettings: strictSettings
         ),
@@ -78,16 +78,33 @@ let implementationTargets: [Target] =
 
 let conformanceTargets: [Target] =
     [
-        // The Promises/A+ 1.1 suite, written once, generic over `APlusPromise`.
+        // The Promises/A+ 1.1 suite, written once, generic over an adapter (`APlusAdapter`) that
+        // any Swift promise library can write: a library product, with a runner for each test
+        // framework. It needs no module that names a design.
         .target(
             name: "APlusSuite",
-            dependencies: ["PromiseInterface", "PromiseRuntime"],
+            dependencies: ["PromiseRuntime"],
             path: "ConformanceTests/APlusSuite",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "APlusSuiteTesting",
+            dependencies: ["APlusSuite"],
+            path: "ConformanceTests/APlusSuiteTesting",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "APlusSuiteXCTest",
+            dependencies: ["APlusSuite"],
+            path: "ConformanceTests/APlusSuiteXCTest",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "APlusConformanceTests",
-            dependencies: ["APlusSuite", "DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport"],
+            dependencies: [
+                "APlusSuite", "APlusSuiteTesting", "APlusSuiteXCTest", "DesignRegistry", "PromiseInterface",
+                "PromiseRuntime", "TestSupport",
+            ],
             path: "ConformanceTests/APlusConformanceTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -191,7 +208,13 @@ let benchmarkTargets: [Target] = [
 let package = Package(
     name: "PromiseDesigns",
     platforms: [.macOS(.v15)],
-    products: [.library(name: "PromiseInterface", targets: ["PromiseInterface"])]
+    products: [
+        .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
+        // The Promises/A+ suite for any Swift promise library, and its runners.
+        .library(name: "APlusSuite", targets: ["APlusSuite"]),
+        .library(name: "APlusSuiteTesting", targets: ["APlusSuiteTesting"]),
+        .library(name: "APlusSuiteXCTest", targets: ["APlusSuiteXCTest"]),
+    ]
         + designModules.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -2,7 +2,6 @@ import APlusSuite
 import CompareKit
 import DesignRegistry
 import Foundation
-import PromiseInterface
 
 /// Runs the Promises/A+ suite's 648 cases (the same ones `swift test` runs; not the 12 the port
 /// adds, which `swift test` runs apart) for every design and returns the clause × design matrix.
@@ -17,7 +16,7 @@ enum ConformanceRun {
         var seconds: [String: Double] = [:]
         var failures: [String: [String]] = [:]
         for design in designs {
-            let cases = Self.cases(for: design.promiseType)
+            let cases = APlusSuite.cases(for: design.adapter)
             progress("conformance: \(design.rawValue), \(cases.count) cases")
             let started = ContinuousClock.now
             for aplusCase in cases {
@@ -44,10 +43,5 @@ enum ConformanceRun {
             failures: failures,
             provenance: "\(date) (\(machine.os), \(machine.cores) cores, \(Provenance.toolchain()))"
         )
-    }
-
-    /// Opens the existential so the suite is built for the design's concrete promise type.
-    private static func cases<P: APlusPromise>(for type: P.Type) -> [APlusCase] {
-        APlusSuite.cases(for: type)
     }
 }

@@ -23,7 +23,7 @@ struct CaseListTests {
 
     @Test("every design runs exactly the Tier A cases", arguments: Design.allCases)
     func casesMatchTierA(_ design: Design) {
-        let names = DesignCase.cases(for: design.promiseType).map(\.name)
+        let names = APlusSuite.cases(for: design.adapter).map(\.name)
         #expect(names.count == 648)
         let missing = Set(Self.tierANames).subtracting(names)
         let extra = Set(names).subtracting(Self.tierANames)
@@ -34,7 +34,7 @@ struct CaseListTests {
     @Test(
         "the cases this port adds: 12, named apart from the catalog, reported as Additions", arguments: Design.allCases)
     func additions(_ design: Design) {
-        let additions = DesignCase.additions(for: design.promiseType)
+        let additions = APlusSuite.additions(for: design.adapter)
         let names = additions.map(\.name)
         #expect(names.count == 12)
         #expect(Set(names).count == 12)
@@ -44,11 +44,38 @@ struct CaseListTests {
 
     @Test("cases report their clause")
     func clauses() {
-        let counts = Dictionary(grouping: DesignCase.cases(for: Design.fbl.promiseType), by: \.clause)
+        let counts = Dictionary(grouping: APlusSuite.cases(for: Design.fbl.adapter), by: \.clause)
             .mapValues(\.count)
         #expect(counts["2.1.2"] == 6)
         #expect(counts["2.2.7"] == 24)
         #expect(counts["2.3.3"] == 504)
         #expect(counts.count == 12)
+    }
+
+    @Test("a clause name selects its clause and the clauses under it, in the suite's order")
+    func subsetByClause() throws {
+        let adapter = Design.fbl.adapter
+        let all = APlusSuite.cases(for: adapter)
+        let clause2_3 = try APlusSuite.cases(for: adapter, clauses: ["2.3"])
+        #expect(clause2_3.map(\.name) == all.filter { $0.clause.hasPrefix("2.3.") }.map(\.name))
+        #expect(Set(clause2_3.map(\.clause)) == ["2.3.1", "2.3.2", "2.3.3", "2.3.4"])
+        // Asked for out of order, given in the suite's order; "2.2.6" does not select 2.2.6x.
+        let two = try APlusSuite.cases(for: adapter, clauses: ["2.2.7", "2.2.6"])
+        #expect(two.map(\.name) == all.filter { ["2.2.6", "2.2.7"].contains($0.clause) }.map(\.name))
+        let additions = try APlusSuite.cases(for: adapter, clauses: [APlusSuite.additionsClause])
+        #expect(additions.map(\.name) == APlusSuite.additions(for: adapter).map(\.name))
+        #expect(APlusSuite.clauses == all.map(\.clause).reduce(into: []) { if $0.last != $1 { $0.append($1) } })
+    }
+
+    @Test("a clause name that selects no case is an error that names it and lists the clauses")
+    func unknownClause() {
+        #expect(throws: APlusSuiteError.unknownClauses(["2.2.5", "2.4"], known: APlusSuite.clauses + ["Additions"])) {
+            try APlusSuite.cases(for: Design.fbl.adapter, clauses: ["2.3.3", "2.2.5", "2.4"])
+        }
+        let message = "\(APlusSuiteError.unknownClauses(["2.2.5"], known: ["2.1.2", "Additions"]))"
+        #expect(
+            message
+                == "no Promises/A+ case is in clause 2.2.5; the clauses are 2.1.2, Additions (2.2.5 has no meaning in Swift)"
+        )
     }
 }

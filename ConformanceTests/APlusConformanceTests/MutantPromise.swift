@@ -31,6 +31,9 @@ enum Defect: Sendable {
     /// Writes `then(f, r)` as a recovery with `r` followed by `then(f)`, so `f` sees what `r`
     /// returned (the mirror mistake); in one hop.
     case fulfilsWhatItRecovered
+    /// Rejects with an error of its own when the reason is a thenable (as a library that
+    /// assimilates or wraps thenable reasons does); shows the suite hands such reasons over.
+    case replacesThenableReasons
 }
 
 /// Selects a defect at the type level, so each mutant is its own `APlusPromise` type.
@@ -49,6 +52,7 @@ enum ThrowAfterCallRejects: DefectSelector { static let defect = Defect.throwAft
 enum CallsThenTwice: DefectSelector { static let defect = Defect.callsThenTwice }
 enum RecoversOwnThrow: DefectSelector { static let defect = Defect.recoversOwnThrow }
 enum FulfilsWhatItRecovered: DefectSelector { static let defect = Defect.fulfilsWhatItRecovered }
+enum ReplacesThenableReasons: DefectSelector { static let defect = Defect.replacesThenableReasons }
 
 struct CycleError: Error {}
 
@@ -149,12 +153,13 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
             thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
             thenable.thenOnce(resolvePromise: { _ in }, rejectPromise: { _ in })
         case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow,
-            .fulfilsWhatItRecovered:
+            .fulfilsWhatItRecovered, .replacesThenableReasons:
             thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
         }
     }
 
     func reject(_ reason: any Error) {
+        if defect == .replacesThenableReasons, reason is any Thenable { return settle(.failure(CycleError())) }
         settle(.failure(reason))
     }
 

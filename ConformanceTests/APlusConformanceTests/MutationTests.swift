@@ -1,4 +1,5 @@
 import APlusSuite
+import DesignRegistry
 import TestSupport
 import Testing
 
@@ -15,8 +16,8 @@ struct MutationTests {
         timeout: Duration = defaultTestTimeout
     ) async -> (ran: Int, failed: [String]) {
         let all =
-            APlusSuite.cases(for: MutantPromise<Selector>.self)
-            + APlusSuite.additions(for: MutantPromise<Selector>.self)
+            APlusSuite.cases(for: DesignAdapter<MutantPromise<Selector>>.self)
+            + APlusSuite.additions(for: DesignAdapter<MutantPromise<Selector>>.self)
         let selected = all.filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }
         }
@@ -82,6 +83,17 @@ struct MutationTests {
         let added = await Self.run(MutantPromise<FulfilsWhatItRecovered>.self, clauses: [Self.additions])
         #expect(added.ran == 12)
         #expect(added.failed.count == 12, "\(added.failed.count) of 12 failed")
+    }
+
+    /// The suite's thenable reasons reach the library through the adapter's `thenable(_:)`, as
+    /// objects the library would assimilate if they were values: a library that does something
+    /// with such a reason fails every case that rejects with one, and no other.
+    @Test("replacing a reason that is a thenable fails every case whose reason is a thenable")
+    func replacesThenableReasons() async {
+        let result = await Self.run(MutantPromise<ReplacesThenableReasons>.self, clauses: ["2.", Self.additions])
+        #expect(result.ran == 660)
+        #expect(result.failed.count == 13, "\(result.failed.count) of 660 failed: \(result.failed)")
+        #expect(result.failed.allSatisfy { $0.contains("thenable") }, "\(result.failed)")
     }
 
     @Test("synchronous callbacks fail 2.2.4")

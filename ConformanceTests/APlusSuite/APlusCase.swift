@@ -53,7 +53,17 @@ public enum CaseOutcome: Sendable, Equatable {
     case failed([String])
     case timedOut([String])
 
+    /// Whether the case passed.
     public var passed: Bool { self == .passed }
+
+    /// What went wrong, in one line, or `nil` for a case that passed.
+    public var failureDescription: String? {
+        switch self {
+        case .passed: return nil
+        case .failed(let failures): return failures.joined(separator: "; ")
+        case .timedOut(let failures): return (["timed out"] + failures).joined(separator: "; ")
+        }
+    }
 }
 
 /// What a case body uses to record failures, schedule timers and finish.

@@ -1,16 +1,20 @@
-public import PromiseInterface
-
 /// The Promises/A+ compliance suite: a port of promises-aplus-tests 2.1.2 (Promises/A+ 1.1),
-/// written once and generic over `APlusPromise`.
+/// written once and generic over an ``APlusAdapter``.
 ///
-/// It holds every Tier A case of the catalog (`swift-cases-tierA.txt`, 648 cases): clauses 2.1.2
-/// to 2.3.4, the three timings, the value and reason sets, every thenable variant and the full
-/// thenable × thenable product of 2.3.3. Clause 2.2.5 (`this` in handlers) has no meaning for
-/// Swift closures and is left out, as are the JavaScript-only inputs the catalog lists.
+/// It holds every case of the JavaScript suite that has a meaning in Swift, 648 in all: clauses
+/// 2.1.2 to 2.3.4, the three timings, the value and reason sets, every thenable variant and the
+/// full thenable × thenable product of 2.3.3. Clause 2.2.5 (`this` in handlers) has no meaning for
+/// Swift closures and is left out, as are the JavaScript-only inputs (getters, `Object.create`).
+/// Twelve cases this port adds run apart (``additions(for:)``).
+///
+/// ```swift
+/// let cases = APlusSuite.cases(for: MyAdapter.self)            // the 648
+/// let thenables = try APlusSuite.cases(for: MyAdapter.self, clauses: ["2.3.3"])
+/// ```
 public enum APlusSuite {
-    /// Every case, built for the promise type `P`, in the order of the JS suite.
-    public static func cases<P: APlusPromise>(for _: P.Type) -> [APlusCase] {
-        let suite = SuiteBuilder<P>()
+    /// Every case, built for the library that `adapter` drives, in the order of the JS suite.
+    public static func cases<Adapter: APlusAdapter>(for adapter: Adapter.Type) -> [APlusCase] {
+        let suite = SuiteBuilder<Adapter>()
         suite.clause2_1_2()
         suite.clause2_1_3()
         suite.clause2_2_1()
@@ -26,19 +30,70 @@ public enum APlusSuite {
         return suite.cases
     }
 
-    /// The cases this port adds to the JavaScript suite, built for the promise type `P`: a
-    /// `then(f, r)` whose `r` sees what `f` throws (a mistake the 648 catch in 3 cases), and the
-    /// mirror rule. Their names start with the heading
-    /// `Additions: ...`, so no JS case's name changes, and their clause is `Additions`.
-    public static func additions<P: APlusPromise>(for _: P.Type) -> [APlusCase] {
-        let suite = SuiteBuilder<P>()
+    /// The cases this port adds to the JavaScript suite: a `then(f, r)` whose `r` sees what `f`
+    /// throws (a mistake the 648 catch in 3 cases), and the mirror rule. Their names start with
+    /// the heading `Additions: ...`, so no JS case's name changes, and their clause is
+    /// `Additions`.
+    public static func additions<Adapter: APlusAdapter>(for adapter: Adapter.Type) -> [APlusCase] {
+        let suite = SuiteBuilder<Adapter>()
         suite.additions()
         return suite.cases
+    }
+
+    /// The clauses of the 648 cases, in order: `2.1.2` to `2.3.4` (no `2.2.5`).
+    public static let clauses = [
+        "2.1.2", "2.1.3", "2.2.1", "2.2.2", "2.2.3", "2.2.4", "2.2.6", "2.2.7", "2.3.1", "2.3.2", "2.3.3",
+        "2.3.4",
+    ]
+
+    /// The cases of the named clauses, of the 648 and the additions, in the suite's order.
+    ///
+    /// A name selects its clause and every clause under it: `"2.3"` selects 2.3.1 to 2.3.4, and
+    /// `"2.2.6"` selects 2.2.6 only. `"Additions"` selects the twelve cases this port adds.
+    ///
+    /// - Throws: ``APlusSuiteError/unknownClauses(_:known:)`` for a name that selects no case,
+    ///   such as `"2.2.5"` (left out) or `"2.4"`, before any case is built for the others.
+    public static func cases<Adapter: APlusAdapter>(
+        for adapter: Adapter.Type,
+        clauses names: [String]
+    ) throws(APlusSuiteError) -> [APlusCase] {
+        let known = clauses + [additionsClause]
+        let selects = { (name: String, clause: String) in clause == name || clause.hasPrefix(name + ".") }
+        let unknown = names.filter { name in !known.contains { selects(name, $0) } }
+        guard unknown.isEmpty else { throw .unknownClauses(unknown, known: known) }
+        let wanted = known.filter { clause in names.contains { selects($0, clause) } }
+        var cases: [APlusCase] = []
+        if wanted.contains(where: { $0 != additionsClause }) {
+            cases += Self.cases(for: adapter).filter { wanted.contains($0.clause) }
+        }
+        if wanted.contains(additionsClause) {
+            cases += additions(for: adapter)
+        }
+        return cases
+    }
+
+    /// The clause of the cases this port adds.
+    public static let additionsClause = "Additions"
+}
+
+/// A request the suite cannot honour.
+public enum APlusSuiteError: Error, Equatable, CustomStringConvertible {
+    /// Clause names that select no case; `known` lists the clauses there are.
+    case unknownClauses([String], known: [String])
+
+    public var description: String {
+        switch self {
+        case .unknownClauses(let names, let known):
+            return "no Promises/A+ case is in clause \(names.joined(separator: ", ")); the clauses are "
+                + known.joined(separator: ", ") + " (2.2.5 has no meaning in Swift)"
+        }
     }
 }
 
 /// Builds cases the way mocha's `describe`/`specify` do, for one promise type.
-final class SuiteBuilder<P: APlusPromise> {
+final class SuiteBuilder<Adapter: APlusAdapter> {
+    /// The promise type the cases use: the library's promise, seen through the adapter.
+    typealias P = SuitePromise<Adapter>
     typealias Body = @Sendable (CaseContext) -> Void
     typealias PromiseTest = @Sendable (P, CaseContext) -> Void
 
@@ -59,7 +114,7 @@ final class SuiteBuilder<P: APlusPromise> {
 
     /// `testFulfilled`: runs `test` on a promise that is already fulfilled, fulfilled right after
     /// `test` ran, and fulfilled 50 ms later.
-    func testFulfilled(_ value: PromiseValue, _ test: @escaping PromiseTest) {
+    func testFulfilled(_ value: APlusValue, _ test: @escaping PromiseTest) {
         specify("already-fulfilled") { context in
             test(P.resolved(value), context)
         }
@@ -94,7 +149,7 @@ final class SuiteBuilder<P: APlusPromise> {
 
     /// A pending promise of this design that `settle` settles 50 ms later (the JS suite's
     /// "eventually-fulfilled" / "eventually-rejected" promises).
-    static func eventually(_ context: CaseContext, _ settle: @escaping @Sendable (Deferred<P>) -> Void) -> P {
+    static func eventually(_ context: CaseContext, _ settle: @escaping @Sendable (APlusDeferred<P>) -> Void) -> P {
         let deferred = P.deferred()
         context.after(50) { settle(deferred) }
         return deferred.promise
@@ -105,7 +160,7 @@ final class SuiteBuilder<P: APlusPromise> {
     /// `testPromiseResolution`: `x` enters the resolution procedure by being returned from a
     /// fulfilment handler and from a rejection handler.
     func testPromiseResolution(
-        _ xFactory: @escaping @Sendable (CaseContext) -> PromiseValue,
+        _ xFactory: @escaping @Sendable (CaseContext) -> APlusValue,
         _ test: @escaping PromiseTest
     ) {
         specify("via return from a fulfilled promise") { context in
@@ -126,7 +181,7 @@ final class SuiteBuilder<P: APlusPromise> {
     /// A test that expects the promise to be fulfilled with a value that `matches` accepts.
     static func fulfills(
         expecting expected: String,
-        _ matches: @escaping @Sendable (PromiseValue) -> Bool
+        _ matches: @escaping @Sendable (APlusValue) -> Bool
     ) -> PromiseTest {
         { promise, context in
             _ = promise.then(

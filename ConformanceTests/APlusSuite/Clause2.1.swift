@@ -1,5 +1,4 @@
 // 2.1.2.js and 2.1.3.js: a settled promise never changes state.
-import PromiseInterface
 
 extension SuiteBuilder {
     func clause2_1_2() {
@@ -23,7 +22,7 @@ extension SuiteBuilder {
             }
             context.after(100) { context.done() }
         }
-        let attempts: [(String, @Sendable (Deferred<P>, CaseContext) -> Void)] = [
+        let attempts: [(String, @Sendable (APlusDeferred<P>, CaseContext) -> Void)] = [
             (
                 "trying to \(side.verb) then immediately \(other.verb)",
                 { deferred, _ in

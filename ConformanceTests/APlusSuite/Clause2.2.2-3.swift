@@ -1,6 +1,5 @@
 // 2.2.2.js and 2.2.3.js: a callback is called after settlement, with the value or reason, and
 // only once.
-import PromiseInterface
 
 extension SuiteBuilder {
     func clause2_2_2() {
@@ -59,7 +58,7 @@ extension SuiteBuilder {
                     return nil
                 }
             }
-            let attempts: [(String, @Sendable (Deferred<P>, CaseContext) -> Void)] = [
+            let attempts: [(String, @Sendable (APlusDeferred<P>, CaseContext) -> Void)] = [
                 (
                     "immediately",
                     { deferred, _ in

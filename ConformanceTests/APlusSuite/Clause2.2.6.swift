@@ -1,5 +1,4 @@
 // 2.2.6.js: `then` may be called several times; callbacks run in registration order.
-import PromiseInterface
 
 /// A call log shared by several handlers (sinon's spies): who was called, in what order, with what.
 final class CallLog: Sendable {
@@ -40,7 +39,7 @@ extension SuiteBuilder {
         /// `spy`, if any, on the other side.
         @Sendable func attach(
             _ promise: P,
-            _ handler: @escaping @Sendable (String) throws -> PromiseValue,
+            _ handler: @escaping @Sendable (String) throws -> APlusValue,
             spy: (@Sendable () -> Void)? = nil
         ) -> P {
             var other: SideHandler?
@@ -52,7 +51,7 @@ extension SuiteBuilder {
             }
             return Self.then(promise, on: side, { try handler(describeArgument($0)) }, other: other)
         }
-        let threeCases: (PromiseValue, any Error, @escaping PromiseTest) -> Void = { value, reason, test in
+        let threeCases: (APlusValue, any Error, @escaping PromiseTest) -> Void = { value, reason, test in
             self.testSettled(side, value: value, reason: reason, test)
         }
         let callback = side.callback

@@ -1,7 +1,6 @@
 // 2.3.3.js: assimilating a thenable `x`. Tier A: `then` is a plain method, so the JS getter cases
 // (2.3.3.2, "uses the original value", 2.3.3.4) are left out and 2.3.3.1 checks that `then` is
 // *invoked* exactly once.
-import PromiseInterface
 
 extension SuiteBuilder {
     typealias ThenScript = ScriptedThenable.Script
@@ -79,7 +78,7 @@ extension SuiteBuilder {
     /// `testCallingResolvePromise`: `x.then` calls `resolvePromise(y)` synchronously, then
     /// asynchronously, each through both ways into the resolution procedure.
     private func callingResolvePromise(
-        _ yFactory: @escaping @Sendable (CaseContext) -> PromiseValue,
+        _ yFactory: @escaping @Sendable (CaseContext) -> APlusValue,
         _ test: @escaping PromiseTest
     ) {
         describe("`then` calls `resolvePromise` synchronously") {
@@ -101,7 +100,7 @@ extension SuiteBuilder {
     private func clause2_3_3_3_1() {
         describe("2.3.3.3.1: If/when `resolvePromise` is called with value `y`, run `[[Resolve]](promise, y)`") {
             describe("`y` is not a thenable") {
-                let values: [(String, PromiseValue, @Sendable (PromiseValue) -> Bool)] = [
+                let values: [(String, APlusValue, @Sendable (APlusValue) -> Bool)] = [
                     ("`undefined`", nil, { $0 == nil }),
                     ("`false`", false, { ($0 as? Bool) == false }),
                     ("`5`", 5, { ($0 as? Int) == 5 }),
@@ -118,7 +117,7 @@ extension SuiteBuilder {
                 }
             }
             describe("`y` is a thenable") {
-                for factory in ThenableFactory<P>.fulfilled {
+                for factory in ThenableFactory<Adapter>.fulfilled {
                     describe("`y` is \(factory.name)") {
                         callingResolvePromise(
                             { context in factory.make(.value(Fixture.sentinel), context) },
@@ -126,7 +125,7 @@ extension SuiteBuilder {
                         )
                     }
                 }
-                for factory in ThenableFactory<P>.rejected {
+                for factory in ThenableFactory<Adapter>.rejected {
                     describe("`y` is \(factory.name)") {
                         callingResolvePromise(
                             { context in factory.make(.reason(Fixture.sentinelError), context) },
@@ -136,8 +135,8 @@ extension SuiteBuilder {
                 }
             }
             describe("`y` is a thenable for a thenable") {
-                for outer in ThenableFactory<P>.fulfilled {
-                    for inner in ThenableFactory<P>.fulfilled {
+                for outer in ThenableFactory<Adapter>.fulfilled {
+                    for inner in ThenableFactory<Adapter>.fulfilled {
                         describe("`y` is \(outer.name) for \(inner.name)") {
                             callingResolvePromise(
                                 { context in
@@ -147,7 +146,7 @@ extension SuiteBuilder {
                             )
                         }
                     }
-                    for inner in ThenableFactory<P>.rejected {
+                    for inner in ThenableFactory<Adapter>.rejected {
                         describe("`y` is \(outer.name) for \(inner.name)") {
                             callingResolvePromise(
                                 { context in
@@ -171,7 +170,7 @@ extension SuiteBuilder {
             ]
             for (name, kind) in reasons {
                 describe("`r` is \(name)") {
-                    let r = kind.make()
+                    let r = Self.made(kind)
                     let test = Self.rejects(expecting: "\(r)") { kind.matches($0, r) }
                     describe("`then` calls `rejectPromise` synchronously") {
                         testPromiseResolution({ _ in ScriptedThenable { _, rejectPromise in rejectPromise(r) } }, test)
@@ -370,7 +369,7 @@ extension SuiteBuilder {
     /// at once and again 50 ms later. Only the first call may count.
     private func savingAndAbusing() {
         typealias Saved = (
-            resolvePromise: @Sendable (PromiseValue) -> Void,
+            resolvePromise: @Sendable (APlusValue) -> Void,
             rejectPromise: @Sendable (any Error) -> Void
         )
         let savedCallbacks: @Sendable (CaseContext) -> Box<Saved?> = { $0.local("saved") { Box<Saved?>(nil) } }

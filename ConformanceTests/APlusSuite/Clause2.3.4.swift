@@ -1,11 +1,10 @@
 // 2.3.4.js: a plain value is fulfilled as is. `undefined` and `null` merge into `nil`; the cases
 // that give JavaScript's primitive prototypes a `then` have no Swift meaning.
-import PromiseInterface
 
 extension SuiteBuilder {
     func clause2_3_4() {
         describe("2.3.4: If `x` is not an object or function, fulfill `promise` with `x`") {
-            let values: [(String, PromiseValue, @Sendable (PromiseValue) -> Bool)] = [
+            let values: [(String, APlusValue, @Sendable (APlusValue) -> Bool)] = [
                 ("`undefined`", nil, { $0 == nil }),
                 ("`false`", false, { ($0 as? Bool) == false }),
                 ("`true`", true, { ($0 as? Bool) == true }),

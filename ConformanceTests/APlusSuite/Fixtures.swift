@@ -1,4 +1,3 @@
-public import PromiseInterface
 import PromiseRuntime
 import Synchronization
 
@@ -24,10 +23,10 @@ public struct ValueError: Error, Equatable, Sendable {
 
 /// A reason that is also a thenable which never calls back: it must be used as a reason as is,
 /// never assimilated.
-public final class AlwaysPendingThenableError: Error, Thenable {
+public final class AlwaysPendingThenableError: Error, APlusThenable {
     public init() {}
     public func then(
-        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        resolvePromise: @escaping @Sendable (APlusValue) -> Void,
         rejectPromise: @escaping @Sendable (any Error) -> Void
     ) {}
 }
@@ -46,10 +45,10 @@ enum Fixture {
 }
 
 /// A thenable whose `then` runs a script; the suite's foreign thenables are all scripts.
-final class ScriptedThenable: Thenable {
+final class ScriptedThenable: APlusThenable {
     typealias Script =
         @Sendable (
-            _ resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+            _ resolvePromise: @escaping @Sendable (APlusValue) -> Void,
             _ rejectPromise: @escaping @Sendable (any Error) -> Void
         ) throws -> Void
 
@@ -67,7 +66,7 @@ final class ScriptedThenable: Thenable {
     var thenCalls: Int { calls.load(ordering: .sequentiallyConsistent) }
 
     func then(
-        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        resolvePromise: @escaping @Sendable (APlusValue) -> Void,
         rejectPromise: @escaping @Sendable (any Error) -> Void
     ) throws {
         let count = calls.add(1, ordering: .sequentiallyConsistent).newValue
@@ -95,8 +94,8 @@ final class Box<Value: Sendable>: Sendable {
     }
 }
 
-/// Identity and equality checks on `PromiseValue`s and reasons.
-func isSame(_ value: PromiseValue, _ marker: Marker) -> Bool {
+/// Identity and equality checks on `APlusValue`s and reasons.
+func isSame(_ value: APlusValue, _ marker: Marker) -> Bool {
     (value as? Marker) === marker
 }
 
@@ -104,7 +103,7 @@ func isSame(_ error: any Error, _ marker: MarkerError) -> Bool {
     (error as? MarkerError) === marker
 }
 
-func show(_ value: PromiseValue) -> String {
+func show(_ value: APlusValue) -> String {
     guard let value else { return "nil" }
     return "\(value)"
 }

@@ -1,5 +1,3 @@
-import PromiseInterface
-
 /// One of the two outcomes, so that the suite's mirrored clauses (2.1.2 and 2.1.3, 2.2.2 and
 /// 2.2.3, 2.2.6.1 and 2.2.6.2) are written once, with the JS suite's wording for each side.
 struct Side: Sendable {
@@ -20,10 +18,10 @@ struct Side: Sendable {
 }
 
 extension SuiteBuilder {
-    typealias SideHandler = @Sendable (_ argument: Any) throws -> PromiseValue
+    typealias SideHandler = @Sendable (_ argument: Any) throws -> APlusValue
 
     /// Settles `deferred` on `side`, with `dummy`.
-    static func settle(_ deferred: Deferred<P>, _ side: Side) {
+    static func settle(_ deferred: APlusDeferred<P>, _ side: Side) {
         if side.isFulfilment {
             deferred.resolve(Fixture.dummy)
         } else {
@@ -32,7 +30,7 @@ extension SuiteBuilder {
     }
 
     /// `testFulfilled(value)` or `testRejected(reason)`.
-    func testSettled(_ side: Side, value: PromiseValue, reason: any Error, _ test: @escaping PromiseTest) {
+    func testSettled(_ side: Side, value: APlusValue, reason: any Error, _ test: @escaping PromiseTest) {
         if side.isFulfilment {
             testFulfilled(value, test)
         } else {
@@ -45,8 +43,8 @@ extension SuiteBuilder {
     static func then(_ promise: P, on side: Side, _ handler: @escaping SideHandler, other: SideHandler? = nil) -> P {
         let onValue: SideHandler? = side.isFulfilment ? handler : other
         let onReason: SideHandler? = side.isFulfilment ? other : handler
-        var onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?
-        var onRejected: (@Sendable (any Error) throws -> PromiseValue)?
+        var onFulfilled: (@Sendable (APlusValue) throws -> APlusValue)?
+        var onRejected: (@Sendable (any Error) throws -> APlusValue)?
         if let onValue {
             onFulfilled = { value in try onValue(value as Any) }
         }

@@ -1,17 +1,16 @@
-import PromiseInterface
-
 /// thenables.js: the thenables and promises that fulfil or reject with a given value, used as `y`
 /// in 2.3.3.3.1 and as the outer and inner thenables of the thenable × thenable product.
-struct ThenableFactory<P: APlusPromise>: Sendable {
+struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
+    typealias P = SuitePromise<Adapter>
     /// The JS suite's description, e.g. "a synchronously-fulfilled custom thenable".
     let name: String
     /// Makes the thenable (or promise) for a value or reason; the context lets a one-time
     /// thenable report a second `then` call.
-    let make: @Sendable (_ settleWith: Settlement, _ context: CaseContext) -> PromiseValue
+    let make: @Sendable (_ settleWith: Settlement, _ context: CaseContext) -> APlusValue
 
     /// What the factory settles with.
     enum Settlement: Sendable {
-        case value(PromiseValue)
+        case value(APlusValue)
         case reason(any Error)
     }
 
@@ -46,7 +45,7 @@ struct ThenableFactory<P: APlusPromise>: Sendable {
                 P.resolved(settlement.value)
             },
             ThenableFactory(name: "an eventually-fulfilled promise") { settlement, context in
-                SuiteBuilder<P>.eventually(context) { $0.resolve(settlement.value) }
+                SuiteBuilder<Adapter>.eventually(context) { $0.resolve(settlement.value) }
             },
         ]
     }
@@ -73,14 +72,14 @@ struct ThenableFactory<P: APlusPromise>: Sendable {
                 P.rejected(settlement.reason)
             },
             ThenableFactory(name: "an eventually-rejected promise") { settlement, context in
-                SuiteBuilder<P>.eventually(context) { $0.reject(settlement.reason) }
+                SuiteBuilder<Adapter>.eventually(context) { $0.reject(settlement.reason) }
             },
         ]
     }
 }
 
 extension ThenableFactory.Settlement {
-    var value: PromiseValue {
+    var value: APlusValue {
         guard case .value(let value) = self else { preconditionFailure("a fulfilled factory needs a value") }
         return value
     }

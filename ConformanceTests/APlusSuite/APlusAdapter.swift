@@ -1,0 +1,144 @@
+/// A value a promise is resolved or fulfilled with: any sendable value, or `nil` (JavaScript's
+/// `undefined`).
+///
+/// The suite is untyped, as Promises/A+ is: values of every kind go through the same promise, and
+/// a value may be a plain value, a promise of the library under test or a foreign thenable.
+public typealias APlusValue = (any Sendable)?
+
+/// A foreign thenable: an object with a `then` method that is not a promise of the library under
+/// test, the `x` of Promises/A+ 2.3.3.
+///
+/// The suite makes these (they count their `then` calls, call back twice, throw, and so on) and
+/// hands each one to the library through ``APlusAdapter/thenable(_:)``, so the library can
+/// recognise it the way it recognises thenables of its own.
+///
+/// A foreign thenable is not trusted: its `then` may call `resolvePromise` or `rejectPromise`
+/// synchronously or later, call both, call either several times, or throw before or after calling
+/// back. Promises/A+ 2.3.3.3 says what a library must make of each.
+public protocol APlusThenable: Sendable {
+    /// Registers the two functions that settle the promise adopting this thenable.
+    ///
+    /// - Parameters:
+    ///   - resolvePromise: Resolves the adopting promise with `y`, which may itself be a promise or
+    ///     a thenable (Promises/A+ 2.3.3.3.1).
+    ///   - rejectPromise: Rejects the adopting promise (2.3.3.3.2).
+    /// - Throws: Anything; a throw before either function was called rejects the adopting promise
+    ///   (2.3.3.3.4).
+    func then(
+        resolvePromise: @escaping @Sendable (APlusValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws
+}
+
+/// A pending promise together with the functions that settle it (the JavaScript suite's
+/// `adapter.deferred()`).
+public struct APlusDeferred<Promise: Sendable>: Sendable {
+    /// The pending promise.
+    public let promise: Promise
+    /// Resolves the promise with a value, a promise or a thenable; only the first settle counts.
+    public let resolve: @Sendable (APlusValue) -> Void
+    /// Rejects the promise; only the first settle counts.
+    public let reject: @Sendable (any Error) -> Void
+
+    /// Bundles a promise with the functions that settle it.
+    public init(
+        promise: Promise,
+        resolve: @escaping @Sendable (APlusValue) -> Void,
+        reject: @escaping @Sendable (any Error) -> Void
+    ) {
+        self.promise = promise
+        self.resolve = resolve
+        self.reject = reject
+    }
+}
+
+/// What a promise library writes so that the Promises/A+ suite can drive it: the JavaScript
+/// suite's adapter (`deferred`, `resolved`, `rejected`) plus `then`, and one hook that hands the
+/// library a foreign thenable.
+///
+/// The adapter is a type of its own (usually an `enum` with no cases), not a conformance of the
+/// promise type, so a library's promise can be a generic or non-final class, a struct or an actor
+/// wrapper, and the adapter adds nothing to its public API.
+///
+/// Three requirements have no default: ``deferred()``, ``then(_:onFulfilled:onRejected:)`` and
+/// ``thenable(_:)``. ``resolved(_:)``, ``rejected(_:)`` and ``isCycleError(_:)`` have defaults.
+///
+/// The adapter must not implement the resolution procedure itself: `resolve`, `resolved(_:)` and
+/// the values returned from `then`'s callbacks go to the library, whose own procedure must adopt
+/// its promises, assimilate thenables and reject a promise resolved with itself. The suite
+/// unwraps its own view of your promises and passes every foreign thenable through
+/// ``thenable(_:)`` before a value reaches you.
+///
+/// Threading: the suite starts every case on the main queue and uses main-queue timers for its
+/// timing windows, so the main queue must be serviced while it runs (Swift Testing does it; so
+/// does an XCTest test while it waits, see ``APlusSuite/run(_:timeout:report:)``). Callbacks
+/// may run on any queue, but never before `then` returns (Promises/A+ 2.2.4).
+public protocol APlusAdapter: SendableMetatype {
+    /// The library's promise type. The suite captures promises in `@Sendable` closures; wrap a
+    /// promise type that is not `Sendable` in a box of your own.
+    associatedtype Promise: Sendable
+
+    /// Makes a pending promise and the functions that settle it.
+    ///
+    /// `resolve` and `reject` may be called any number of times, from any thread; only the first
+    /// call may count.
+    static func deferred() -> APlusDeferred<Promise>
+
+    /// Makes a promise resolved with `value`: fulfilled with a plain value, or following a promise
+    /// or thenable. The default resolves a ``deferred()`` promise.
+    static func resolved(_ value: APlusValue) -> Promise
+
+    /// Makes a promise rejected with `reason`. The default rejects a ``deferred()`` promise.
+    static func rejected(_ reason: any Error) -> Promise
+
+    /// Registers callbacks on `promise` and returns a new promise (Promises/A+ 2.2).
+    ///
+    /// - Parameters:
+    ///   - promise: The promise to observe.
+    ///   - onFulfilled: Called with the value once `promise` is fulfilled; `nil` passes the value
+    ///     through. Its result is resolved into the returned promise; a throw rejects it.
+    ///   - onRejected: Called with the reason once `promise` is rejected; `nil` passes the reason
+    ///     through. Its result and throws are handled as for `onFulfilled`. It must not see what
+    ///     `onFulfilled` throws: map `then(f, r)` to the library's two-callback form, never to
+    ///     `then(f)` followed by a recovery with `r`.
+    /// - Returns: A new promise that settles with the outcome of whichever callback ran.
+    static func then(
+        _ promise: Promise,
+        onFulfilled: (@Sendable (APlusValue) throws -> APlusValue)?,
+        onRejected: (@Sendable (any Error) throws -> APlusValue)?
+    ) -> Promise
+
+    /// Hands the library a foreign thenable: returns the value that the library's resolution
+    /// procedure recognises as a thenable and assimilates by calling `foreign.then` (Promises/A+
+    /// 2.3.3).
+    ///
+    /// Wrap `foreign` in a type that conforms to the library's own thenable protocol and forwards
+    /// its `then` to `foreign.then`, unchanged: do not guard it, retry it or call it yourself, since
+    /// 2.3.3 tests what the library does with a thenable that misbehaves. A library that does not
+    /// assimilate foreign thenables returns `foreign`, and fails 2.3.3.
+    ///
+    /// When `foreign` is also an `Error`, the suite uses the result as a rejection reason, to check
+    /// that a reason is never assimilated (2.2.7.2, 2.3.3.3.2); return a class instance that is an
+    /// `Error` as well then, or the suite uses `foreign` itself.
+    static func thenable(_ foreign: any APlusThenable) -> APlusValue
+
+    /// Whether `error` is what the library rejects a promise with when it is resolved with itself
+    /// (Promises/A+ 2.3.1, the spec's `TypeError`). The default accepts any error.
+    static func isCycleError(_ error: any Error) -> Bool
+}
+
+extension APlusAdapter {
+    public static func resolved(_ value: APlusValue) -> Promise {
+        let deferred = deferred()
+        deferred.resolve(value)
+        return deferred.promise
+    }
+
+    public static func rejected(_ reason: any Error) -> Promise {
+        let deferred = deferred()
+        deferred.reject(reason)
+        return deferred.promise
+    }
+
+    public static func isCycleError(_ error: any Error) -> Bool { true }
+}

@@ -1,0 +1,81 @@
+extension APlusSuite {
+    /// Runs `cases` one after the other and returns how many passed per clause.
+    ///
+    /// The cases rely on the relative timing of main-queue timers (0 < 15 < 50 < 100 < 150 ms),
+    /// so they run one at a time; the main queue must be serviced while this waits (Swift Testing
+    /// does it, and so does XCTest while an `async` test awaits). The test-framework runners,
+    /// `APlusSuiteTesting` and `APlusSuiteXCTest`, call this and record each failure.
+    ///
+    /// ```swift
+    /// let summary = await APlusSuite.run(APlusSuite.cases(for: MyAdapter.self)) { aplusCase, outcome in
+    ///     if !outcome.passed { print("\(aplusCase.name): \(outcome)") }
+    /// }
+    /// print(summary.line(title: "Promises/A+ MyPromise"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - cases: The cases to run, from ``cases(for:)``, ``cases(for:clauses:)`` or
+    ///     ``additions(for:)``.
+    ///   - timeout: How long one case may take before it counts as timed out; the longest
+    ///     deliberate wait in the suite is 150 ms, so the default leaves room for a loaded machine.
+    ///   - report: Called after each case with its outcome, on the caller's task.
+    /// - Returns: Passed and run cases per clause.
+    public static func run(
+        _ cases: [APlusCase],
+        timeout: Duration = .seconds(30),
+        report: (APlusCase, CaseOutcome) -> Void = { _, _ in }
+    ) async -> APlusSummary {
+        var summary = APlusSummary()
+        for aplusCase in cases {
+            let outcome = await aplusCase.run(timeout: timeout)
+            summary.record(clause: aplusCase.clause, passed: outcome.passed)
+            report(aplusCase, outcome)
+        }
+        return summary
+    }
+}
+
+/// Passed and run cases per clause, in the order the clauses were first run.
+public struct APlusSummary: Sendable, Equatable {
+    /// One clause's counts.
+    public struct Clause: Sendable, Equatable {
+        /// The clause, e.g. `2.3.3`, or `Additions`.
+        public let clause: String
+        /// How many of its cases passed.
+        public fileprivate(set) var passed: Int
+        /// How many of its cases ran.
+        public fileprivate(set) var run: Int
+    }
+
+    /// The clauses that ran, in order.
+    public private(set) var clauses: [Clause] = []
+
+    /// An empty summary.
+    public init() {}
+
+    /// Counts one case of `clause`.
+    public mutating func record(clause: String, passed: Bool) {
+        if let index = clauses.firstIndex(where: { $0.clause == clause }) {
+            clauses[index].passed += passed ? 1 : 0
+            clauses[index].run += 1
+        } else {
+            clauses.append(Clause(clause: clause, passed: passed ? 1 : 0, run: 1))
+        }
+    }
+
+    /// How many cases passed.
+    public var passed: Int { clauses.reduce(0) { $0 + $1.passed } }
+    /// How many cases ran.
+    public var run: Int { clauses.reduce(0) { $0 + $1.run } }
+    /// Whether every case that ran passed.
+    public var allPassed: Bool { passed == run }
+
+    /// One line for a log: `Promises/A+ FBL: 648 of 648 passed (2.1.2 6/6, 2.1.3 6/6, …)`, each
+    /// clause with a failure marked `FAILED`.
+    public func line(title: String) -> String {
+        let perClause = clauses.map { clause in
+            "\(clause.clause) \(clause.passed)/\(clause.run)" + (clause.passed == clause.run ? "" : " FAILED")
+        }
+        return "\(title): \(passed) of \(run) passed (\(perClause.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,70 @@
+public import APlusSuite
+public import Testing
+
+extension APlusSuite {
+    /// Runs the Promises/A+ suite against the library that `adapter` drives, inside a Swift Testing
+    /// test: records one issue per failing case, under the case's full name, and prints one
+    /// summary line (passed per clause).
+    ///
+    /// ```swift
+    /// import APlusSuite
+    /// import APlusSuiteTesting
+    /// import Testing
+    ///
+    /// @Test func promisesAPlus() async throws {
+    ///     try await APlusSuite.expectConformance(of: MyAdapter.self)
+    /// }
+    /// ```
+    ///
+    /// The cases run one at a time, since they time main-queue timers against each other; mark a
+    /// suite that holds more than one such test `.serialized`.
+    ///
+    /// - Parameters:
+    ///   - adapter: The adapter that drives the library under test.
+    ///   - clauses: The clauses to run (see ``APlusSuite/cases(for:clauses:)``); `nil` runs the
+    ///     648 cases and the twelve additions.
+    ///   - title: The summary line's title.
+    ///   - timeout: How long one case may take.
+    /// - Returns: Passed and run cases per clause.
+    /// - Throws: ``APlusSuiteError`` for a clause name that selects no case, before any case runs.
+    @discardableResult
+    public static func expectConformance<Adapter: APlusAdapter>(
+        of adapter: Adapter.Type,
+        clauses: [String]? = nil,
+        title: String = "Promises/A+",
+        timeout: Duration = .seconds(30),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws(APlusSuiteError) -> APlusSummary {
+        let cases =
+            try clauses.map { clauses throws(APlusSuiteError) in try Self.cases(for: adapter, clauses: clauses) }
+            ?? Self.cases(for: adapter) + additions(for: adapter)
+        let summary = await run(cases, timeout: timeout) { aplusCase, outcome in
+            if let failure = outcome.failureDescription {
+                Issue.record("\(aplusCase.name): \(failure)", sourceLocation: sourceLocation)
+            }
+        }
+        print(summary.line(title: title))
+        return summary
+    }
+}
+
+extension APlusCase: CustomTestStringConvertible {
+    /// The case's full name, so that a parameterised test lists each case under it.
+    public var testDescription: String { name }
+
+    /// Runs this case and records an issue if it fails, for a parameterised test:
+    ///
+    /// ```swift
+    /// @Test(.serialized, arguments: APlusSuite.cases(for: MyAdapter.self))
+    /// func promisesAPlus(_ aplusCase: APlusCase) async {
+    ///     await aplusCase.expectPass()
+    /// }
+    /// ```
+    ///
+    /// - Parameter timeout: How long the case may take.
+    public func expectPass(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async {
+        if let failure = await run(timeout: timeout).failureDescription {
+            Issue.record("\(name): \(failure)", sourceLocation: sourceLocation)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+public import APlusSuite
+import XCTest
+
+extension APlusSuite {
+    /// Runs the Promises/A+ suite against the library that `adapter` drives, inside an XCTest
+    /// test: one `XCTFail` per failing case, under the case's full name, and one summary line
+    /// (passed per clause).
+    ///
+    /// ```swift
+    /// import APlusSuite
+    /// import APlusSuiteXCTest
+    /// import XCTest
+    ///
+    /// final class PromisesAPlusTests: XCTestCase {
+    ///     func testConformance() async throws {
+    ///         try await APlusSuite.assertConformance(of: MyAdapter.self)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Call it from an `async` test method: XCTest services the main queue, which the cases' timers
+    /// use, while such a method awaits.
+    ///
+    /// - Parameters:
+    ///   - adapter: The adapter that drives the library under test.
+    ///   - clauses: The clauses to run (see ``APlusSuite/cases(for:clauses:)``); `nil` runs the
+    ///     648 cases and the twelve additions.
+    ///   - title: The summary line's title.
+    ///   - timeout: How long one case may take.
+    /// - Returns: Passed and run cases per clause.
+    /// - Throws: ``APlusSuiteError`` for a clause name that selects no case, before any case runs.
+    @discardableResult
+    public static func assertConformance<Adapter: APlusAdapter>(
+        of adapter: Adapter.Type,
+        clauses: [String]? = nil,
+        title: String = "Promises/A+",
+        timeout: Duration = .seconds(30),
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws(APlusSuiteError) -> APlusSummary {
+        let cases =
+            try clauses.map { clauses throws(APlusSuiteError) in try Self.cases(for: adapter, clauses: clauses) }
+            ?? Self.cases(for: adapter) + additions(for: adapter)
+        let summary = await run(cases, timeout: timeout) { aplusCase, outcome in
+            if let failure = outcome.failureDescription {
+                XCTFail("\(aplusCase.name): \(failure)", file: file, line: line)
+            }
+        }
+        print(summary.line(title: title))
+        return summary
+    }
+}
