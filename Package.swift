@@ -133,7 +133,7 @@ let conformanceTargets: [Target] =
         // against the text.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["DesignRegistry", "PromiseInterface", "PromiseRuntime"] + allDesigns,
+            dependencies: ["DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport"] + allDesigns,
             path: "ConformanceTests/DocumentationTests",
             swiftSettings: strictSettings
         ),

@@ -47,6 +47,7 @@ struct ReportWriterTests {
             rows: [
                 .init(clause: "2.1.2", cases: 6, passed: ["FBL": 6, "AY": 6]),
                 .init(clause: "2.3.3", cases: 504, passed: ["FBL": 504, "AY": 503]),
+                .init(clause: "Additions", cases: 12, passed: ["FBL": 12, "AY": 12]),
             ],
             seconds: ["FBL": 11.2, "AY": 10.9],
             failures: ["AY": ["2.3.3: some case: failed([\"late\"])"]],

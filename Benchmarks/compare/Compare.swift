@@ -227,7 +227,7 @@ enum Reports {
     }
 
     static func writeConformance(to folder: String) throws {
-        let matrix = try ConformanceRun.matrix(for: Design.allCases, progress: log)
+        let matrix = try ConformanceRun.matrix(for: Design.allCases.map(ConformanceSubject.init), progress: log)
         let url = URL(fileURLWithPath: folder).appendingPathComponent("conformance.md")
         let existing = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         try Data(matrix.splice(into: existing).utf8).write(to: url)

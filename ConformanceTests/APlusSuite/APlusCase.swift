@@ -12,6 +12,11 @@ public struct APlusCase: Sendable {
     public let path: [String]
     let body: @Sendable (CaseContext) -> Void
 
+    /// How long a case may take unless the runner says otherwise: far above the suite's longest
+    /// deliberate wait (150 ms), because a case waits for the main queue, which a test run shares
+    /// with every other test (the first cases of a loaded 2-core run took up to 16 s).
+    public static let defaultTimeout: Duration = .seconds(30)
+
     /// The full case name: the path joined with ` > `, as in `swift-cases-tierA.txt`.
     public var name: String { path.joined(separator: " > ") }
 
@@ -31,7 +36,7 @@ public struct APlusCase: Sendable {
     /// - Parameter timeout: How long the case may take; the longest deliberate wait in the suite
     ///   is 150 ms.
     /// - Returns: The outcome, with every failure the body recorded.
-    public func run(timeout: Duration = .seconds(5)) async -> CaseOutcome {
+    public func run(timeout: Duration = APlusCase.defaultTimeout) async -> CaseOutcome {
         await withCheckedContinuation { continuation in
             let context = CaseContext(continuation)
             DispatchQueue.main.async { body(context) }

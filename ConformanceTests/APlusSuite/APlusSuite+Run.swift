@@ -22,7 +22,7 @@ extension APlusSuite {
     /// - Returns: Passed and run cases per clause.
     public static func run(
         _ cases: [APlusCase],
-        timeout: Duration = .seconds(30),
+        timeout: Duration = APlusCase.defaultTimeout,
         report: (APlusCase, CaseOutcome) -> Void = { _, _ in }
     ) async -> APlusSummary {
         var summary = APlusSummary()
@@ -70,7 +70,7 @@ public struct APlusSummary: Sendable, Equatable {
     /// Whether every case that ran passed.
     public var allPassed: Bool { passed == run }
 
-    /// One line for a log: `Promises/A+ FBL: 648 of 648 passed (2.1.2 6/6, 2.1.3 6/6, …)`, each
+    /// One line for a log: `Promises/A+ MyPromise: 648 of 648 passed (2.1.2 6/6, 2.1.3 6/6, …)`, each
     /// clause with a failure marked `FAILED`.
     public func line(title: String) -> String {
         let perClause = clauses.map { clause in

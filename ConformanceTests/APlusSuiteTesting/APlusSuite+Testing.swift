@@ -21,18 +21,19 @@ extension APlusSuite {
     ///
     /// - Parameters:
     ///   - adapter: The adapter that drives the library under test.
-    ///   - clauses: The clauses to run (see ``APlusSuite/cases(for:clauses:)``); `nil` runs the
+    ///   - clauses: The clauses to run (see `APlusSuite.cases(for:clauses:)`); `nil` runs the
     ///     648 cases and the twelve additions.
     ///   - title: The summary line's title.
     ///   - timeout: How long one case may take.
+    ///   - sourceLocation: Where the issues of failing cases are recorded; the caller's by default.
     /// - Returns: Passed and run cases per clause.
-    /// - Throws: ``APlusSuiteError`` for a clause name that selects no case, before any case runs.
+    /// - Throws: `APlusSuiteError` for a clause name that selects no case, before any case runs.
     @discardableResult
     public static func expectConformance<Adapter: APlusAdapter>(
         of adapter: Adapter.Type,
         clauses: [String]? = nil,
         title: String = "Promises/A+",
-        timeout: Duration = .seconds(30),
+        timeout: Duration = APlusCase.defaultTimeout,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws(APlusSuiteError) -> APlusSummary {
         let cases =
@@ -61,8 +62,12 @@ extension APlusCase: CustomTestStringConvertible {
     /// }
     /// ```
     ///
-    /// - Parameter timeout: How long the case may take.
-    public func expectPass(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async {
+    /// - Parameters:
+    ///   - timeout: How long the case may take.
+    ///   - sourceLocation: Where the issue is recorded; the caller's by default.
+    public func expectPass(
+        timeout: Duration = APlusCase.defaultTimeout, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         if let failure = await run(timeout: timeout).failureDescription {
             Issue.record("\(name): \(failure)", sourceLocation: sourceLocation)
         }

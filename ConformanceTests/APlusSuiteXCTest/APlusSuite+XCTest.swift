@@ -23,18 +23,20 @@ extension APlusSuite {
     ///
     /// - Parameters:
     ///   - adapter: The adapter that drives the library under test.
-    ///   - clauses: The clauses to run (see ``APlusSuite/cases(for:clauses:)``); `nil` runs the
+    ///   - clauses: The clauses to run (see `APlusSuite.cases(for:clauses:)`); `nil` runs the
     ///     648 cases and the twelve additions.
     ///   - title: The summary line's title.
     ///   - timeout: How long one case may take.
+    ///   - file: The file failures are reported in; the caller's by default.
+    ///   - line: The line failures are reported at; the caller's by default.
     /// - Returns: Passed and run cases per clause.
-    /// - Throws: ``APlusSuiteError`` for a clause name that selects no case, before any case runs.
+    /// - Throws: `APlusSuiteError` for a clause name that selects no case, before any case runs.
     @discardableResult
     public static func assertConformance<Adapter: APlusAdapter>(
         of adapter: Adapter.Type,
         clauses: [String]? = nil,
         title: String = "Promises/A+",
-        timeout: Duration = .seconds(30),
+        timeout: Duration = APlusCase.defaultTimeout,
         file: StaticString = #filePath,
         line: UInt = #line
     ) async throws(APlusSuiteError) -> APlusSummary {

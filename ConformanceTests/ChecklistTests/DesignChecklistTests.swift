@@ -180,9 +180,15 @@ struct DesignChecklistTests {
         )
     }
 
-    @Test("the shared modules name no design", arguments: ["SharedPromiseTypes", "PromiseRuntime", "PromiseInterface"])
+    /// The shared modules, and the Promises/A+ suite's product modules, which outside libraries use.
+    @Test(
+        "the shared modules and the suite's products name no design",
+        arguments: [
+            "Implementations/SharedPromiseTypes", "Implementations/PromiseRuntime", "Implementations/PromiseInterface",
+            "ConformanceTests/APlusSuite", "ConformanceTests/APlusSuiteTesting", "ConformanceTests/APlusSuiteXCTest",
+        ])
     func sharedModulesNameNoDesign(_ module: String) throws {
-        let folder = Self.root.appendingPathComponent("Implementations/\(module)")
+        let folder = Self.root.appendingPathComponent(module)
         let files = try #require(FileManager.default.subpaths(atPath: folder.path))
             .filter { $0.hasSuffix(".swift") || $0.hasSuffix(".md") }
         #expect(!files.isEmpty)

@@ -7,8 +7,10 @@ import DesignRegistry
 import PromiseInterface
 import QNTasks
 import QXPromises
+import TestSupport
+import Testing
 
-// The code blocks of the DocC articles (Implementations/*/*.docc), compiled; the markers and the
+// The code blocks of the DocC articles (Implementations/*/*.docc, ConformanceTests/*/*.docc), compiled; the markers and the
 // check are those of ReadmeSnippets.swift.
 
 typealias Cart = String
@@ -227,5 +229,29 @@ enum SharedProtocolArticle {
         let promises = Design.allCases.map { design in doubled(design.promiseType, 21) }
         // end-snippet
         _ = promises
+    }
+}
+
+/// TestSupport's article (ConformanceTests/TestSupport/TestSupport.docc), run as a test.
+@Suite("Documentation: TestSupport's deterministic callback check")
+struct DeterministicTestsArticle {
+    @Test("a callback runs on the main queue, after the block that registered it returned")
+    func example() async throws {
+        let promise = FBLPromise<PromiseValue>.resolved("value")
+        // snippet: docc-testsupport-deterministic
+        let returned = Recorder<Bool>()
+        let seen = Recorder<String>()
+        try await waitUntil { done in
+            DispatchQueue.main.async {                // the queue the callback runs on
+                defer { returned.record(true) }       // recorded before the block ends
+                _ = promise.then(onFulfilled: { value in
+                    seen.record("main:\(MainQueue.isCurrent) after return:\(returned.all == [true])")
+                    done()
+                    return value
+                }, onRejected: nil)
+            }
+        }
+        #expect(seen.all == ["main:true after return:true"])
+        // end-snippet
     }
 }

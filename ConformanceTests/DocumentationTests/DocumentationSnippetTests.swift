@@ -21,23 +21,32 @@ struct DocumentationSnippetTests {
         "ConformanceTests/DocumentationTests/ReadmeSnippets.swift",
         "ConformanceTests/DocumentationTests/DocCSnippets.swift",
         "ConformanceTests/ScenarioTests/CheckoutWorkflowTests.swift",
+        // The example package that runs the Promises/A+ suite against a promise type of its own
+        // (the suite's DocC article shows its adapter and tests).
+        "Examples/TinyPromise/Sources/TinyPromise/TinyPromise.swift",
+        "Examples/TinyPromise/Tests/TinyPromiseTests/TinyAdapter.swift",
+        "Examples/TinyPromise/Tests/TinyPromiseTests/TinyPromiseAPlusTests.swift",
+        "Examples/TinyPromise/Tests/TinyPromiseTests/TinyPromiseXCTests.swift",
     ]
 
-    /// The README, every report and every DocC article.
+    /// The README, every report and every DocC article (the modules' under `Implementations/`,
+    /// the suite's under `ConformanceTests/`).
     static func documentationFiles() throws -> [String] {
         let fileManager = FileManager.default
         var files = ["README.md"]
         files += try fileManager.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Reports").path)
             .filter { $0.hasSuffix(".md") }.sorted().map { "Reports/\($0)" }
-        let implementations = packageRoot.appendingPathComponent("Implementations")
-        for module in try fileManager.contentsOfDirectory(atPath: implementations.path).sorted() {
-            let moduleFolder = implementations.appendingPathComponent(module)
-            for catalog in (try? fileManager.contentsOfDirectory(atPath: moduleFolder.path)) ?? []
-            where catalog.hasSuffix(".docc") {
-                let articles = try fileManager.contentsOfDirectory(
-                    atPath: moduleFolder.appendingPathComponent(catalog).path)
-                files += articles.filter { $0.hasSuffix(".md") }.sorted().map {
-                    "Implementations/\(module)/\(catalog)/\($0)"
+        for folder in ["Implementations", "ConformanceTests"] {
+            let modules = packageRoot.appendingPathComponent(folder)
+            for module in try fileManager.contentsOfDirectory(atPath: modules.path).sorted() {
+                let moduleFolder = modules.appendingPathComponent(module)
+                for catalog in (try? fileManager.contentsOfDirectory(atPath: moduleFolder.path)) ?? []
+                where catalog.hasSuffix(".docc") {
+                    let articles = try fileManager.contentsOfDirectory(
+                        atPath: moduleFolder.appendingPathComponent(catalog).path)
+                    files += articles.filter { $0.hasSuffix(".md") }.sorted().map {
+                        "\(folder)/\(module)/\(catalog)/\($0)"
+                    }
                 }
             }
         }
@@ -59,6 +68,7 @@ struct DocumentationSnippetTests {
         #expect(names.contains("readme-fbl"))
         #expect(names.contains("checkout-qn"))
         #expect(names.contains("docc-shared-protocol"))
+        #expect(names.contains("aplus-adapter"))
     }
 
     @Test("every Swift code block of the README, the reports and the DocC articles is made of compiled snippets")

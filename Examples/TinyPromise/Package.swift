@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+//
+// An outside package that runs the Promises/A+ suite (this repository's `APlusSuite` product)
+// against a promise type of its own: `TinyPromise`, written for this example. CI runs it with
+// `swift test --package-path Examples/TinyPromise`.
+//
+// It depends on the repository by path. A package elsewhere depends on it by URL instead:
+// `.package(url: "<this repository's URL>", branch: "main")`; SwiftPM then also resolves the
+// packages the repository's benchmark tool uses, but builds only the suite's three small modules.
+import PackageDescription
+
+let package = Package(
+    name: "TinyPromise",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "PromiseDesigns", path: "../..")
+    ],
+    targets: [
+        // The library under test: depends on the toolchain only.
+        .target(name: "TinyPromise"),
+        // Its Promises/A+ run: the adapter and one test.
+        .testTarget(
+            name: "TinyPromiseTests",
+            dependencies: [
+                "TinyPromise",
+                .product(name: "APlusSuite", package: "PromiseDesigns"),
+                .product(name: "APlusSuiteTesting", package: "PromiseDesigns"),
+                .product(name: "APlusSuiteXCTest", package: "PromiseDesigns"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,129 @@
+import Dispatch
+import Synchronization
+
+// snippet: aplus-tiny-thenable
+/// TinyPromise's own thenable shape: what its resolution procedure assimilates. Its `then` has
+/// its own spelling, as an outside library's would; the suite's adapter bridges to it.
+public protocol TinyThenable: Sendable {
+    func then(
+        onFulfilled: @escaping @Sendable ((any Sendable)?) -> Void,
+        onRejected: @escaping @Sendable (any Error) -> Void
+    ) throws
+}
+// end-snippet
+
+/// The error a promise resolved with itself is rejected with (Promises/A+ 2.3.1).
+public struct TinyCycleError: Error {}
+
+/// A minimal untyped promise, written only to show an outside library passing the Promises/A+
+/// suite: callbacks run on the main queue, values are `(any Sendable)?`, and it assimilates any
+/// `TinyThenable`.
+public final class TinyPromise: Sendable {
+    public typealias Value = (any Sendable)?
+    typealias Callback = @Sendable (Result<Value, any Error>) -> Void
+
+    private enum State {
+        case pending([Callback])
+        case settled(Result<Value, any Error>)
+    }
+
+    /// Guards the state.
+    private let state = Mutex(State.pending([]))
+    /// Whether `resolve` or `reject` was called: only the first call counts.
+    private let claimed = Atomic<Bool>(false)
+
+    /// Makes a pending promise.
+    public init() {}
+
+    /// Resolves the promise: fulfils it with a plain value, adopts a `TinyPromise` and
+    /// assimilates a `TinyThenable`.
+    public func resolve(_ value: Value) {
+        if claim() { run(resolving: value) }
+    }
+
+    /// Rejects the promise.
+    public func reject(_ error: any Error) {
+        if claim() { settle(.failure(error)) }
+    }
+
+    /// Registers callbacks; each runs on the main queue, never before `then` returns.
+    public func then(
+        _ onFulfilled: (@Sendable (Value) throws -> Value)? = nil,
+        _ onRejected: (@Sendable (any Error) throws -> Value)? = nil
+    ) -> TinyPromise {
+        let next = TinyPromise()
+        observe { result in
+            DispatchQueue.main.async {
+                do {
+                    switch result {
+                    case .success(let value):
+                        if let onFulfilled { next.resolve(try onFulfilled(value)) } else { next.settleClaimed(result) }
+                    case .failure(let error):
+                        if let onRejected { next.resolve(try onRejected(error)) } else { next.settleClaimed(result) }
+                    }
+                } catch {
+                    next.reject(error)
+                }
+            }
+        }
+        return next
+    }
+
+    private func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    private func settleClaimed(_ result: Result<Value, any Error>) {
+        if claim() { settle(result) }
+    }
+
+    /// The resolution procedure (Promises/A+ 2.3).
+    private func run(resolving value: Value) {
+        if let promise = value as? TinyPromise {
+            if promise === self { return settle(.failure(TinyCycleError())) }
+            promise.observe { self.settle($0) }
+        } else if let thenable = value as? any TinyThenable {
+            let once = Once()
+            do {
+                try thenable.then(
+                    onFulfilled: { y in if once.claim() { self.run(resolving: y) } },
+                    onRejected: { reason in if once.claim() { self.settle(.failure(reason)) } }
+                )
+            } catch {
+                if once.claim() { settle(.failure(error)) }
+            }
+        } else {
+            settle(.success(value))
+        }
+    }
+
+    private func settle(_ result: Result<Value, any Error>) {
+        let callbacks = state.withLock { state -> [Callback] in
+            guard case .pending(let callbacks) = state else { return [] }
+            state = .settled(result)
+            return callbacks
+        }
+        for callback in callbacks { callback(result) }
+    }
+
+    private func observe(_ callback: @escaping Callback) {
+        let settled = state.withLock { state -> Result<Value, any Error>? in
+            switch state {
+            case .pending(let callbacks):
+                state = .pending(callbacks + [callback])
+                return nil
+            case .settled(let result):
+                return result
+            }
+        }
+        if let settled { callback(settled) }
+    }
+}
+
+/// The first of a thenable's callbacks wins (Promises/A+ 2.3.3.3.3).
+private final class Once: Sendable {
+    private let called = Atomic<Bool>(false)
+    func claim() -> Bool {
+        called.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+}

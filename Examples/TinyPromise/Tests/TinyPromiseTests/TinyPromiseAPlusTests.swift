@@ -1,0 +1,16 @@
+import APlusSuite
+import APlusSuiteTesting
+import Testing
+
+// snippet: aplus-testing
+@Suite("TinyPromise", .serialized)
+struct TinyPromiseAPlusTests {
+    /// All 648 cases of Promises/A+ 1.1 and the 12 the suite adds; each failing case is recorded
+    /// under its full name, and one summary line is printed.
+    @Test("Promises/A+")
+    func promisesAPlus() async throws {
+        let summary = try await APlusSuite.expectConformance(of: TinyAdapter.self, title: "Promises/A+ TinyPromise")
+        #expect(summary.run == 660)
+    }
+}
+// end-snippet
