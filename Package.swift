@@ -207,7 +207,8 @@ let benchmarkTargets: [Target] = [
 
 let package = Package(
     name: "PromiseDesigns",
-    platforms: [.macOS(.v15)],
+    // The versions that have `Synchronization` (Mutex, Atomic), which the designs and the suite use.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
         // The Promises/A+ suite for any Swift promise library, and its runners.

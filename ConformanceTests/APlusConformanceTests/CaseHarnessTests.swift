@@ -1,3 +1,4 @@
+import PromiseRuntime
 import TestSupport
 import Testing
 
@@ -43,5 +44,27 @@ struct CaseHarnessTests {
             summary.line(title: "Promises/A+ FBL")
                 == "Promises/A+ FBL: 3 of 4 passed (2.3.3 1/1, 2.10.1 1/1, 2.2.1 1/2 FAILED)")
         #expect(summary.passed == 3 && summary.run == 4 && !summary.allPassed)
+    }
+
+    @Test("after three cases in a row time out, the runner reports the rest as not run instead of waiting for each")
+    func givesUpAfterTimeoutsInARow() async {
+        // Each body keeps its context alive and never calls done(), as a promise that never
+        // settles would: each case times out.
+        let kept = PromiseMutex<[CaseContext]>([])
+        let cases = (1...5).map { number in
+            APlusCase(path: ["hangs \(number)"]) { context in kept.withLock { $0.append(context) } }
+        }
+        var outcomes: [CaseOutcome] = []
+        let summary = await APlusSuite.run(cases, timeout: .milliseconds(100)) { _, outcome in outcomes.append(outcome)
+        }
+        #expect(APlusSuite.consecutiveTimeoutsBeforeGivingUp == 3)
+        #expect(summary.run == 5 && summary.passed == 0)
+        #expect(outcomes.prefix(3).allSatisfy { if case .timedOut = $0 { true } else { false } }, "\(outcomes)")
+        #expect(
+            outcomes.suffix(2).allSatisfy {
+                $0.failureDescription?.hasPrefix("not run: 3 cases in a row timed out") == true
+            },
+            "\(outcomes)")
+        kept.withLock { $0.removeAll() }
     }
 }

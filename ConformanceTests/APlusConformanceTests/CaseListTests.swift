@@ -72,6 +72,9 @@ struct CaseListTests {
         #expect(throws: APlusSuiteError.unknownClauses(["2.2.5", "2.4"], known: APlusSuite.clauses + ["Additions"])) {
             try APlusSuite.cases(for: Design.fbl.adapter, clauses: ["2.3.3", "2.2.5", "2.4"])
         }
+        #expect(throws: APlusSuiteError.noClauses) { try APlusSuite.cases(for: Design.fbl.adapter, clauses: []) }
+        // Clauses have three parts: a deeper number is no clause of its own.
+        #expect(throws: APlusSuiteError.self) { try APlusSuite.cases(for: Design.fbl.adapter, clauses: ["2.3.3.1"]) }
         let message = "\(APlusSuiteError.unknownClauses(["2.2.5"], known: ["2.1.2", "Additions"]))"
         #expect(
             message

@@ -34,6 +34,8 @@ enum Defect: Sendable {
     /// Rejects with an error of its own when the reason is a thenable (as a library that
     /// assimilates or wraps thenable reasons does); shows the suite hands such reasons over.
     case replacesThenableReasons
+    /// Runs callbacks asynchronously, but on a global queue instead of the main queue.
+    case callsBackOffMain
 }
 
 /// Selects a defect at the type level, so each mutant is its own `APlusPromise` type.
@@ -53,6 +55,7 @@ enum CallsThenTwice: DefectSelector { static let defect = Defect.callsThenTwice 
 enum RecoversOwnThrow: DefectSelector { static let defect = Defect.recoversOwnThrow }
 enum FulfilsWhatItRecovered: DefectSelector { static let defect = Defect.fulfilsWhatItRecovered }
 enum ReplacesThenableReasons: DefectSelector { static let defect = Defect.replacesThenableReasons }
+enum CallsBackOffMain: DefectSelector { static let defect = Defect.callsBackOffMain }
 
 struct CycleError: Error {}
 
@@ -153,7 +156,7 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
             thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
             thenable.thenOnce(resolvePromise: { _ in }, rejectPromise: { _ in })
         case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow,
-            .fulfilsWhatItRecovered, .replacesThenableReasons:
+            .fulfilsWhatItRecovered, .replacesThenableReasons, .callsBackOffMain:
             thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
         }
     }
@@ -202,6 +205,7 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
     ) -> MutantPromise {
         let next = MutantPromise()
         let synchronous = defect == .synchronousCallbacks
+        let callsBackOffMain = defect == .callsBackOffMain
         let recoversOwnThrow = defect == .recoversOwnThrow && onRejected != nil
         let fulfilsWhatItRecovered = defect == .fulfilsWhatItRecovered && onFulfilled != nil
         subscribe { result in
@@ -229,7 +233,13 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
                     next.reject(error)
                 }
             }
-            if synchronous { run() } else { DispatchQueue.main.async(execute: run) }
+            if synchronous {
+                run()
+            } else if callsBackOffMain {
+                DispatchQueue.global().async(execute: run)
+            } else {
+                DispatchQueue.main.async(execute: run)
+            }
         }
         return next
     }

@@ -96,6 +96,40 @@ struct MutationTests {
         #expect(result.failed.allSatisfy { $0.contains("thenable") }, "\(result.failed)")
     }
 
+    /// The cases cannot tell every late write from a wrong one when callbacks run on another
+    /// thread, so the suite names the cause (see `MainQueueCheck`).
+    @Test("callbacks off the main queue fail every case in which one runs, saying so")
+    func callsBackOffMain() async {
+        let cases = APlusSuite.cases(for: DesignAdapter<MutantPromise<CallsBackOffMain>>.self)
+            .filter { $0.clause == "2.2.2" }
+        var outcomes: [CaseOutcome] = []
+        for aplusCase in cases { outcomes.append(await aplusCase.run(timeout: defaultTestTimeout)) }
+        MutantPromise<CallsBackOffMain>.breakCycles()
+        #expect(cases.count == 11)
+        // Every case but the one whose callback is never called ("never fulfilled").
+        let failures = outcomes.compactMap(\.failureDescription)
+        #expect(failures.count == 10, "\(outcomes)")
+        #expect(failures.allSatisfy { $0.contains("callbacks ran off the main queue") }, "\(failures)")
+    }
+
+    /// An adapter that hands a thenable reason over as something that is not an error object
+    /// would make the reason cases test nothing: each of them fails, naming the mistake.
+    @Test("an adapter that hands a thenable reason over as a non-error fails the 13 cases with such reasons")
+    func thenableReasonNotAnError() async {
+        let cases =
+            APlusSuite.cases(for: NonErrorThenableReasons.self)
+            + APlusSuite.additions(for: NonErrorThenableReasons.self)
+        var failures: [String] = []
+        for aplusCase in cases {
+            if let failure = await aplusCase.run(timeout: defaultTestTimeout).failureDescription {
+                failures.append(failure)
+            }
+        }
+        MutantPromise<Correct>.breakCycles()
+        #expect(failures.count == 13)
+        #expect(failures.allSatisfy { $0.contains("for a thenable that is an Error") }, "\(failures)")
+    }
+
     @Test("synchronous callbacks fail 2.2.4")
     func synchronousCallbacks() async {
         let result = await Self.run(MutantPromise<Synchronous>.self, clauses: [Self.cleanStack])
@@ -169,4 +203,25 @@ struct MutationTests {
         // 112 before "Calls with `x` as `this`" checked how often `then` was called.
         #expect(result.failed.count == 114, "\(result.failed.count) of 504 failed")
     }
+}
+
+/// The correct mutant's adapter, except that a thenable reason is handed over as a string.
+enum NonErrorThenableReasons: APlusAdapter {
+    typealias Base = DesignAdapter<MutantPromise<Correct>>
+
+    static func deferred() -> APlusDeferred<MutantPromise<Correct>> { Base.deferred() }
+
+    static func then(
+        _ promise: MutantPromise<Correct>,
+        onFulfilled: (@Sendable (APlusValue) throws -> APlusValue)?,
+        onRejected: (@Sendable (any Error) throws -> APlusValue)?
+    ) -> MutantPromise<Correct> {
+        Base.then(promise, onFulfilled: onFulfilled, onRejected: onRejected)
+    }
+
+    static func thenable(_ foreign: any APlusThenable) -> APlusValue {
+        foreign is any Error ? "a thenable reason" : Base.thenable(foreign)
+    }
+
+    static func isCycleError(_ error: any Error) -> Bool { Base.isCycleError(error) }
 }

@@ -62,6 +62,8 @@ public struct APlusDeferred<Promise: Sendable>: Sendable {
 ///
 /// Three requirements have no default: ``deferred()``, ``then(_:onFulfilled:onRejected:)`` and
 /// ``thenable(_:)``. ``resolved(_:)``, ``rejected(_:)`` and ``isCycleError(_:)`` have defaults.
+/// The promise type is ``PromiseUnderTest``, a name chosen so that it does not hide a library
+/// type named `Promise` inside the adapter.
 ///
 /// The adapter must not implement the resolution procedure itself: `resolve`, `resolved(_:)` and
 /// the values returned from `then`'s callbacks go to the library, whose own procedure must adopt
@@ -71,25 +73,29 @@ public struct APlusDeferred<Promise: Sendable>: Sendable {
 ///
 /// Threading: the suite starts every case on the main queue and uses main-queue timers for its
 /// timing windows, so the main queue must be serviced while it runs (Swift Testing does it; so
-/// does an XCTest test while it waits, see ``APlusSuite/run(_:timeout:report:)``). Callbacks
-/// may run on any queue, but never before `then` returns (Promises/A+ 2.2.4).
+/// does an XCTest test while it waits, see ``APlusSuite/run(_:timeout:report:)``). The adapter
+/// must have the library run `then`'s callbacks on the main queue (most libraries take a queue
+/// per `then`, or a default queue): the cases check what happened before a callback by writing
+/// it from the main queue, so a callback on another thread would race with those writes. A case
+/// in which a callback runs off the main queue fails with a message that says so. Callbacks
+/// must never run before `then` returns (Promises/A+ 2.2.4).
 public protocol APlusAdapter: SendableMetatype {
     /// The library's promise type. The suite captures promises in `@Sendable` closures; wrap a
     /// promise type that is not `Sendable` in a box of your own.
-    associatedtype Promise: Sendable
+    associatedtype PromiseUnderTest: Sendable
 
     /// Makes a pending promise and the functions that settle it.
     ///
     /// `resolve` and `reject` may be called any number of times, from any thread; only the first
     /// call may count.
-    static func deferred() -> APlusDeferred<Promise>
+    static func deferred() -> APlusDeferred<PromiseUnderTest>
 
     /// Makes a promise resolved with `value`: fulfilled with a plain value, or following a promise
     /// or thenable. The default resolves a ``deferred()`` promise.
-    static func resolved(_ value: APlusValue) -> Promise
+    static func resolved(_ value: APlusValue) -> PromiseUnderTest
 
     /// Makes a promise rejected with `reason`. The default rejects a ``deferred()`` promise.
-    static func rejected(_ reason: any Error) -> Promise
+    static func rejected(_ reason: any Error) -> PromiseUnderTest
 
     /// Registers callbacks on `promise` and returns a new promise (Promises/A+ 2.2).
     ///
@@ -103,10 +109,10 @@ public protocol APlusAdapter: SendableMetatype {
     ///     `then(f)` followed by a recovery with `r`.
     /// - Returns: A new promise that settles with the outcome of whichever callback ran.
     static func then(
-        _ promise: Promise,
+        _ promise: PromiseUnderTest,
         onFulfilled: (@Sendable (APlusValue) throws -> APlusValue)?,
         onRejected: (@Sendable (any Error) throws -> APlusValue)?
-    ) -> Promise
+    ) -> PromiseUnderTest
 
     /// Hands the library a foreign thenable: returns the value that the library's resolution
     /// procedure recognises as a thenable and assimilates by calling `foreign.then` (Promises/A+
@@ -118,23 +124,27 @@ public protocol APlusAdapter: SendableMetatype {
     /// assimilate foreign thenables returns `foreign`, and fails 2.3.3.
     ///
     /// When `foreign` is also an `Error`, the suite uses the result as a rejection reason, to check
-    /// that a reason is never assimilated (2.2.7.2, 2.3.3.3.2); return a class instance that is an
-    /// `Error` as well then, or the suite uses `foreign` itself.
+    /// that a reason is never assimilated (2.2.7.2, 2.3.3.3.2): return an error object (a class
+    /// instance that is an `Error`) that the library would assimilate if it were a value. A case
+    /// that gets anything else fails with a message that says so.
     static func thenable(_ foreign: any APlusThenable) -> APlusValue
 
     /// Whether `error` is what the library rejects a promise with when it is resolved with itself
-    /// (Promises/A+ 2.3.1, the spec's `TypeError`). The default accepts any error.
+    /// (Promises/A+ 2.3.1, the spec's `TypeError`).
+    ///
+    /// The default accepts any error, so 2.3.1 then only checks that such a promise is rejected;
+    /// name the library's error to check that it is the cycle error.
     static func isCycleError(_ error: any Error) -> Bool
 }
 
 extension APlusAdapter {
-    public static func resolved(_ value: APlusValue) -> Promise {
+    public static func resolved(_ value: APlusValue) -> PromiseUnderTest {
         let deferred = deferred()
         deferred.resolve(value)
         return deferred.promise
     }
 
-    public static func rejected(_ reason: any Error) -> Promise {
+    public static func rejected(_ reason: any Error) -> PromiseUnderTest {
         let deferred = deferred()
         deferred.reject(reason)
         return deferred.promise

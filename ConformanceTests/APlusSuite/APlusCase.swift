@@ -11,6 +11,15 @@ public struct APlusCase: Sendable {
     /// `["2.2.2: If `onFulfilled` is a function,", "2.2.2.1: …", "already-fulfilled"]`.
     public let path: [String]
     let body: @Sendable (CaseContext) -> Void
+    /// The adapter the case was built for, whose callbacks ``MainQueueCheck`` counts; `nil` for
+    /// the runner's own tests, which build cases without one.
+    let adapter: ObjectIdentifier?
+
+    init(path: [String], adapter: ObjectIdentifier? = nil, body: @escaping @Sendable (CaseContext) -> Void) {
+        self.path = path
+        self.adapter = adapter
+        self.body = body
+    }
 
     /// How long a case may take unless the runner says otherwise: far above the suite's longest
     /// deliberate wait (150 ms), because a case waits for the main queue, which a test run shares
@@ -37,7 +46,8 @@ public struct APlusCase: Sendable {
     ///   is 150 ms.
     /// - Returns: The outcome, with every failure the body recorded.
     public func run(timeout: Duration = APlusCase.defaultTimeout) async -> CaseOutcome {
-        await withCheckedContinuation { continuation in
+        let offMainBefore = adapter.map(MainQueueCheck.count(for:)) ?? 0
+        let outcome = await withCheckedContinuation { continuation in
             let context = CaseContext(continuation)
             DispatchQueue.main.async { body(context) }
             // The timer is not on the main queue, so a case that blocks the main queue still ends.
@@ -49,6 +59,8 @@ public struct APlusCase: Sendable {
                 context?.finish(timedOut: true)
             }
         }
+        guard let adapter else { return outcome }
+        return MainQueueCheck.outcome(outcome, offMain: MainQueueCheck.count(for: adapter) - offMainBefore)
     }
 }
 
@@ -74,7 +86,7 @@ public enum CaseOutcome: Sendable, Equatable {
 /// What a case body uses to record failures, schedule timers and finish.
 ///
 /// Every method may be called from any thread.
-public final class CaseContext: Sendable {
+final class CaseContext: Sendable {
     private struct State {
         var failures: [String] = []
         var doneCalls = 0
@@ -117,12 +129,12 @@ public final class CaseContext: Sendable {
     }
 
     /// Records a failure; the case fails when it finishes.
-    public func fail(_ message: String) {
+    func fail(_ message: String) {
         state.withLock { $0.failures.append(message) }
     }
 
     /// Records a failure unless `condition` holds.
-    public func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fail(message()) }
     }
 
@@ -131,7 +143,7 @@ public final class CaseContext: Sendable {
     /// Like mocha, which fails a test whose `done` is called twice even after it passed, the case
     /// ends only a few main-queue hops later, so a second `done()` or a failure recorded by a late
     /// callback still fails it.
-    public func done() {
+    func done() {
         let calls = state.withLock { state -> Int in
             state.doneCalls += 1
             return state.doneCalls
@@ -158,7 +170,7 @@ public final class CaseContext: Sendable {
 
     /// Runs `block` on the main queue after `milliseconds` (JavaScript's `setTimeout`).
     /// Zero means "after what is already queued" (`DispatchQueue.main.async`, FIFO).
-    public func after(_ milliseconds: Int, _ block: @escaping @Sendable () -> Void) {
+    func after(_ milliseconds: Int, _ block: @escaping @Sendable () -> Void) {
         if milliseconds == 0 {
             DispatchQueue.main.async(execute: block)
         } else {
@@ -171,7 +183,7 @@ public final class CaseContext: Sendable {
     /// Use it for checks at the end of a window that also expect something to *have* happened:
     /// under load a timer can fire while a callback it should follow is still queued, and the
     /// extra hops let such callbacks run first, so a slow machine cannot fail a correct promise.
-    public func afterWindow(_ milliseconds: Int, _ block: @escaping @Sendable () -> Void) {
+    func afterWindow(_ milliseconds: Int, _ block: @escaping @Sendable () -> Void) {
         after(milliseconds) { Self.hop(8, then: block) }
     }
 
@@ -181,7 +193,7 @@ public final class CaseContext: Sendable {
     ///
     /// Use it where the end of a window needs something to have happened first, so that a stalled
     /// main queue delays the check instead of failing a correct promise.
-    public func afterWindow(
+    func afterWindow(
         _ milliseconds: Int,
         until condition: @escaping @Sendable () -> Bool,
         _ block: @escaping @Sendable () -> Void

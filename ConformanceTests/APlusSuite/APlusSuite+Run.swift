@@ -20,19 +20,38 @@ extension APlusSuite {
     ///     deliberate wait in the suite is 150 ms, so the default leaves room for a loaded machine.
     ///   - report: Called after each case with its outcome, on the caller's task.
     /// - Returns: Passed and run cases per clause.
+    ///
+    /// After ``consecutiveTimeoutsBeforeGivingUp`` cases in a row time out, the library is taken
+    /// not to settle at all (or the main queue not to be serviced): the remaining cases are not
+    /// run, and each is reported as failed with a message that says why, so that a broken library
+    /// costs a few timeouts, not one per case.
     public static func run(
         _ cases: [APlusCase],
         timeout: Duration = APlusCase.defaultTimeout,
         report: (APlusCase, CaseOutcome) -> Void = { _, _ in }
     ) async -> APlusSummary {
         var summary = APlusSummary()
+        var timeoutsInARow = 0
         for aplusCase in cases {
-            let outcome = await aplusCase.run(timeout: timeout)
+            let outcome: CaseOutcome
+            if timeoutsInARow >= consecutiveTimeoutsBeforeGivingUp {
+                outcome = .failed([
+                    "not run: \(timeoutsInARow) cases in a row timed out, so the library seems never to settle "
+                        + "(or the main queue is not serviced)"
+                ])
+            } else {
+                outcome = await aplusCase.run(timeout: timeout)
+                if case .timedOut = outcome { timeoutsInARow += 1 } else { timeoutsInARow = 0 }
+            }
             summary.record(clause: aplusCase.clause, passed: outcome.passed)
             report(aplusCase, outcome)
         }
         return summary
     }
+
+    /// How many cases in a row may time out before ``run(_:timeout:report:)`` gives up on the
+    /// rest. No correct library times out at all.
+    public static let consecutiveTimeoutsBeforeGivingUp = 3
 }
 
 /// Passed and run cases per clause, in the order the clauses were first run.

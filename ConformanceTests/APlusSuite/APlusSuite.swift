@@ -48,17 +48,21 @@ public enum APlusSuite {
 
     /// The cases of the named clauses, of the 648 and the additions, in the suite's order.
     ///
-    /// A name selects its clause and every clause under it: `"2.3"` selects 2.3.1 to 2.3.4, and
-    /// `"2.2.6"` selects 2.2.6 only. `"Additions"` selects the twelve cases this port adds.
+    /// The clauses are the numbers in ``clauses`` (three parts, as the JavaScript suite's files
+    /// are) and ``additionsClause``. A shorter name selects every clause under it: `"2.3"` selects
+    /// 2.3.1 to 2.3.4, and `"2.2.6"` selects 2.2.6 only. `"Additions"` selects the twelve cases
+    /// this port adds.
     ///
     /// - Throws: ``APlusSuiteError/unknownClauses(_:known:)`` for a name that selects no case,
-    ///   such as `"2.2.5"` (left out) or `"2.4"`, before any case is built for the others.
+    ///   such as `"2.2.5"` (left out), `"2.4"` or `"2.3.3.1"` (not a clause of its own), and
+    ///   ``APlusSuiteError/noClauses`` for an empty list, before any case is built.
     public static func cases<Adapter: APlusAdapter>(
         for adapter: Adapter.Type,
         clauses names: [String]
     ) throws(APlusSuiteError) -> [APlusCase] {
         let known = clauses + [additionsClause]
         let selects = { (name: String, clause: String) in clause == name || clause.hasPrefix(name + ".") }
+        guard !names.isEmpty else { throw .noClauses }
         let unknown = names.filter { name in !known.contains { selects(name, $0) } }
         guard unknown.isEmpty else { throw .unknownClauses(unknown, known: known) }
         let wanted = known.filter { clause in names.contains { selects($0, clause) } }
@@ -80,12 +84,16 @@ public enum APlusSuite {
 public enum APlusSuiteError: Error, Equatable, CustomStringConvertible {
     /// Clause names that select no case; `known` lists the clauses there are.
     case unknownClauses([String], known: [String])
+    /// An empty list of clauses, which would run nothing and pass.
+    case noClauses
 
     public var description: String {
         switch self {
         case .unknownClauses(let names, let known):
             return "no Promises/A+ case is in clause \(names.joined(separator: ", ")); the clauses are "
                 + known.joined(separator: ", ") + " (2.2.5 has no meaning in Swift)"
+        case .noClauses:
+            return "no clause was named, so no Promises/A+ case would run; name at least one, e.g. \"2.3\""
         }
     }
 }
@@ -107,7 +115,7 @@ final class SuiteBuilder<Adapter: APlusAdapter> {
     }
 
     func specify(_ name: String, _ body: @escaping Body) {
-        cases.append(APlusCase(path: path + [name], body: body))
+        cases.append(APlusCase(path: path + [name], adapter: ObjectIdentifier(Adapter.self), body: body))
     }
 
     // MARK: testThreeCases.js

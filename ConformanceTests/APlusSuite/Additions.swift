@@ -18,7 +18,7 @@ extension SuiteBuilder {
                 for kind in ReasonKind.all {
                     describe("The reason is \(kind.name)") {
                         testFulfilled(Fixture.dummy) { promise1, context in
-                            let thrown = Self.made(kind)
+                            let thrown = Self.made(kind, context)
                             let promise2 = promise1.then(
                                 onFulfilled: { _ in throw thrown },
                                 onRejected: { reason in

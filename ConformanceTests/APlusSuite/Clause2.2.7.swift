@@ -28,10 +28,21 @@ struct ReasonKind: Sendable {
 }
 
 extension SuiteBuilder {
-    /// A reason of `kind`, as the library is given it: a thenable reason goes through the
-    /// adapter (``SuitePromise/handOver(reason:)``).
-    static func made(_ kind: ReasonKind) -> any Error {
-        P.handOver(reason: kind.make())
+    /// A reason of `kind` for one run of a case, as the library is given it: a reason that is also
+    /// a thenable goes through the adapter's `thenable(_:)`, so that the library sees a reason it
+    /// would assimilate if it were a value. An adapter that returns something other than an error
+    /// object for it fails the case: the reason would test nothing.
+    static func made(_ kind: ReasonKind, _ context: CaseContext) -> any Error {
+        let reason = kind.make()
+        guard let foreign = reason as? any APlusThenable else { return reason }
+        let handedOver = Adapter.thenable(foreign)
+        guard let error = handedOver as? any Error, type(of: error) is AnyClass else {
+            context.fail(
+                "the adapter's thenable(_:) returned \(show(handedOver)) for a thenable that is an Error; "
+                    + "return an error object (a class instance) the library would assimilate if it were a value")
+            return reason
+        }
+        return error
     }
 
     func clause2_2_7() {
@@ -46,12 +57,12 @@ extension SuiteBuilder {
                             Self.rejects(expecting: "\(expected)") { kind.matches($0, expected) }(promise2, context)
                         }
                         testFulfilled(Fixture.dummy) { promise1, context in
-                            let expected = Self.made(kind)
+                            let expected = Self.made(kind, context)
                             let promise2 = promise1.then(onFulfilled: { _ in throw expected }, onRejected: nil)
                             expectRejection(promise2, expected, context)
                         }
                         testRejected(Fixture.dummyError) { promise1, context in
-                            let expected = Self.made(kind)
+                            let expected = Self.made(kind, context)
                             let promise2 = promise1.then(onFulfilled: nil, onRejected: { _ in throw expected })
                             expectRejection(promise2, expected, context)
                         }

@@ -170,14 +170,22 @@ extension SuiteBuilder {
             ]
             for (name, kind) in reasons {
                 describe("`r` is \(name)") {
-                    let r = Self.made(kind)
-                    let test = Self.rejects(expecting: "\(r)") { kind.matches($0, r) }
+                    // One `r` per run of a case, made in the case (the adapter may be called).
+                    let r: @Sendable (CaseContext) -> any Error = { context in
+                        context.local("r") { Self.made(kind, context) }
+                    }
+                    let test: PromiseTest = { promise, context in
+                        let expected = r(context)
+                        Self.rejects(expecting: "\(expected)") { kind.matches($0, expected) }(promise, context)
+                    }
                     describe("`then` calls `rejectPromise` synchronously") {
-                        testPromiseResolution({ _ in ScriptedThenable { _, rejectPromise in rejectPromise(r) } }, test)
+                        testPromiseResolution(
+                            { context in ScriptedThenable { _, rejectPromise in rejectPromise(r(context)) } }, test)
                     }
                     describe("`then` calls `rejectPromise` asynchronously") {
                         testPromiseResolution(
-                            { context in ScriptedThenable { _, rejectPromise in context.after(0) { rejectPromise(r) } }
+                            { context in
+                                ScriptedThenable { _, rejectPromise in context.after(0) { rejectPromise(r(context)) } }
                             },
                             test
                         )

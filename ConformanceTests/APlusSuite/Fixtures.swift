@@ -3,29 +3,29 @@ import Synchronization
 
 /// A value compared by identity (JavaScript's `strictEqual` on objects). Not an `Error`, so no
 /// design mistakes it for a rejection.
-public final class Marker: Sendable, CustomStringConvertible {
-    public let name: String
-    public init(_ name: String) { self.name = name }
-    public var description: String { "Marker(\(name))" }
+final class Marker: Sendable, CustomStringConvertible {
+    let name: String
+    init(_ name: String) { self.name = name }
+    var description: String { "Marker(\(name))" }
 }
 
 /// A reason compared by identity.
-public final class MarkerError: Error, Sendable, CustomStringConvertible {
-    public let name: String
-    public init(_ name: String) { self.name = name }
-    public var description: String { "MarkerError(\(name))" }
+final class MarkerError: Error, Sendable, CustomStringConvertible {
+    let name: String
+    init(_ name: String) { self.name = name }
+    var description: String { "MarkerError(\(name))" }
 }
 
 /// A reason compared by `==` (the Swift stand-in for JavaScript's falsy reasons such as `0`).
-public struct ValueError: Error, Equatable, Sendable {
-    public let code: Int
+struct ValueError: Error, Equatable, Sendable {
+    let code: Int
 }
 
 /// A reason that is also a thenable which never calls back: it must be used as a reason as is,
 /// never assimilated.
-public final class AlwaysPendingThenableError: Error, APlusThenable {
-    public init() {}
-    public func then(
+final class AlwaysPendingThenableError: Error, APlusThenable {
+    init() {}
+    func then(
         resolvePromise: @escaping @Sendable (APlusValue) -> Void,
         rejectPromise: @escaping @Sendable (any Error) -> Void
     ) {}

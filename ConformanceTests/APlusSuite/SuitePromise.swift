@@ -3,7 +3,7 @@
 /// ``handOver(_:)`` first.
 struct SuitePromise<Adapter: APlusAdapter>: Sendable {
     /// The library's promise.
-    let base: Adapter.Promise
+    let base: Adapter.PromiseUnderTest
 
     static func deferred() -> APlusDeferred<SuitePromise> {
         let deferred = Adapter.deferred()
@@ -34,10 +34,16 @@ struct SuitePromise<Adapter: APlusAdapter>: Sendable {
         var handingOverOnFulfilled: (@Sendable (APlusValue) throws -> APlusValue)?
         var handingOverOnRejected: (@Sendable (any Error) throws -> APlusValue)?
         if let onFulfilled {
-            handingOverOnFulfilled = { value in Self.handOver(try onFulfilled(value)) }
+            handingOverOnFulfilled = { value in
+                MainQueueCheck.note(for: ObjectIdentifier(Adapter.self))
+                return Self.handOver(try onFulfilled(value))
+            }
         }
         if let onRejected {
-            handingOverOnRejected = { reason in Self.handOver(try onRejected(reason)) }
+            handingOverOnRejected = { reason in
+                MainQueueCheck.note(for: ObjectIdentifier(Adapter.self))
+                return Self.handOver(try onRejected(reason))
+            }
         }
         return SuitePromise(
             base: Adapter.then(base, onFulfilled: handingOverOnFulfilled, onRejected: handingOverOnRejected))
@@ -55,17 +61,6 @@ struct SuitePromise<Adapter: APlusAdapter>: Sendable {
         default:
             return value
         }
-    }
-
-    /// A rejection reason the suite hands the library: a reason that is also a thenable goes
-    /// through the adapter's ``APlusAdapter/thenable(_:)`` when the adapter returns an error
-    /// object for it, so the library sees a reason it would assimilate if it were a value.
-    static func handOver(reason: any Error) -> any Error {
-        guard let foreign = reason as? any APlusThenable,
-            let adapted = Adapter.thenable(foreign) as? any Error,
-            type(of: adapted) is AnyClass
-        else { return reason }
-        return adapted
     }
 }
 

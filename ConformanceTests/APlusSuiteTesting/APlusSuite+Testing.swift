@@ -16,8 +16,9 @@ extension APlusSuite {
     /// }
     /// ```
     ///
-    /// The cases run one at a time, since they time main-queue timers against each other; mark a
-    /// suite that holds more than one such test `.serialized`.
+    /// The cases run one at a time, since they time main-queue timers against each other. Keep
+    /// every test that runs A+ cases in one `.serialized` suite: Swift Testing runs separate
+    /// suites in parallel.
     ///
     /// - Parameters:
     ///   - adapter: The adapter that drives the library under test.

@@ -4,14 +4,16 @@
 // against a promise type of its own: `TinyPromise`, written for this example. CI runs it with
 // `swift test --package-path Examples/TinyPromise`.
 //
-// It depends on the repository by path. A package elsewhere depends on it by URL instead:
-// `.package(url: "<this repository's URL>", branch: "main")`; SwiftPM then also resolves the
-// packages the repository's benchmark tool uses, but builds only the suite's three small modules.
+// It depends on the repository by path; the name makes the package's identity independent of the
+// folder a clone is in. A package elsewhere depends on it by URL instead, and names the products'
+// package by the URL's last component. SwiftPM resolves the packages the repository's benchmark
+// tool uses as well, but builds only the suite's modules and the two small ones they use
+// (PromiseRuntime, SharedPromiseTypes).
 import PackageDescription
 
 let package = Package(
     name: "TinyPromise",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     dependencies: [
         .package(name: "PromiseDesigns", path: "../..")
     ],

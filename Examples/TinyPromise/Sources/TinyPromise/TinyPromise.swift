@@ -53,17 +53,15 @@ public final class TinyPromise: Sendable {
     ) -> TinyPromise {
         let next = TinyPromise()
         observe { result in
-            DispatchQueue.main.async {
-                do {
-                    switch result {
-                    case .success(let value):
-                        if let onFulfilled { next.resolve(try onFulfilled(value)) } else { next.settleClaimed(result) }
-                    case .failure(let error):
-                        if let onRejected { next.resolve(try onRejected(error)) } else { next.settleClaimed(result) }
-                    }
-                } catch {
-                    next.reject(error)
+            do {
+                switch result {
+                case .success(let value):
+                    if let onFulfilled { next.resolve(try onFulfilled(value)) } else { next.settleClaimed(result) }
+                case .failure(let error):
+                    if let onRejected { next.resolve(try onRejected(error)) } else { next.settleClaimed(result) }
                 }
+            } catch {
+                next.reject(error)
             }
         }
         return next
@@ -81,7 +79,7 @@ public final class TinyPromise: Sendable {
     private func run(resolving value: Value) {
         if let promise = value as? TinyPromise {
             if promise === self { return settle(.failure(TinyCycleError())) }
-            promise.observe { self.settle($0) }
+            promise.observe { self.settle($0) }  // adopts its state one main-queue hop later
         } else if let thenable = value as? any TinyThenable {
             let once = Once()
             do {
@@ -97,26 +95,27 @@ public final class TinyPromise: Sendable {
         }
     }
 
+    /// Settles the promise once, and queues the callbacks on the main queue in the order they were
+    /// registered. They are queued under the lock: a `then` on another thread that sees the promise
+    /// settled then queues its callback after these, never before (Promises/A+ 2.2.6).
     private func settle(_ result: Result<Value, any Error>) {
-        let callbacks = state.withLock { state -> [Callback] in
-            guard case .pending(let callbacks) = state else { return [] }
+        state.withLock { state in
+            guard case .pending(let callbacks) = state else { return }
             state = .settled(result)
-            return callbacks
+            for callback in callbacks { DispatchQueue.main.async { callback(result) } }
         }
-        for callback in callbacks { callback(result) }
     }
 
+    /// Runs `callback` on the main queue once the promise is settled.
     private func observe(_ callback: @escaping Callback) {
-        let settled = state.withLock { state -> Result<Value, any Error>? in
+        state.withLock { state in
             switch state {
             case .pending(let callbacks):
                 state = .pending(callbacks + [callback])
-                return nil
             case .settled(let result):
-                return result
+                DispatchQueue.main.async { callback(result) }
             }
         }
-        if let settled { callback(settled) }
     }
 }
 
