@@ -48,11 +48,11 @@ let implementationTargets: [Target] =
             path: "Implementations/PromiseRuntime",
             swiftSettings: strictSettings
         ),
-        // The Promises/A+ adapter protocol (`APlusPromise`, `Deferred`): what the suite and the
-        // benchmarks drive. No design depends on it.
+        // The shared protocol (`APlusPromise`, `Deferred`, which is the suite's `APlusDeferred`):
+        // what the suite, the reliability tests and the benchmarks drive. No design depends on it.
         .target(
             name: "PromiseInterface",
-            dependencies: ["SharedPromiseTypes"],
+            dependencies: ["SharedPromiseTypes", "APlusSuite"],
             path: "Implementations/PromiseInterface",
             swiftSettings: strictSettings
         ),

@@ -37,8 +37,8 @@ public struct APlusCase: Sendable {
         return number.split(separator: ".").prefix(3).joined(separator: ".")
     }
 
-    /// Runs the case: its body starts on the main queue, and it ends when the body calls
-    /// ``CaseContext/done()``, or fails when `timeout` passes first.
+    /// Runs the case: its body starts on the main queue, and it ends when the body says it is
+    /// done, or fails when `timeout` passes first.
     ///
     /// The main queue must be serviced while this waits (Swift Testing and a running app do it).
     ///

@@ -49,6 +49,38 @@ extension APlusSuite {
         return summary
     }
 
+    /// Runs the named clauses (every case, the twelve additions included, when `clauses` is `nil`)
+    /// against the library that `adapter` drives, reports each failing case to `recordFailure`
+    /// with its full name and what went wrong, and prints one summary line: what the test
+    /// frameworks' runners (`APlusSuiteTesting`, `APlusSuiteXCTest`) do, with their own way of
+    /// recording a failure.
+    ///
+    /// - Parameters:
+    ///   - adapter: The adapter that drives the library under test.
+    ///   - clauses: The clauses to run (see ``cases(for:clauses:)``); `nil` runs the 648 cases and
+    ///     the twelve additions.
+    ///   - title: The summary line's title.
+    ///   - timeout: How long one case may take.
+    ///   - recordFailure: Called for each failing case, with `"<full name>: <what went wrong>"`.
+    /// - Returns: Passed and run cases per clause.
+    /// - Throws: ``APlusSuiteError`` for a clause list that selects no case, before any case runs.
+    public static func run<Adapter: APlusAdapter>(
+        _ adapter: Adapter.Type,
+        clauses: [String]?,
+        title: String,
+        timeout: Duration = APlusCase.defaultTimeout,
+        recordFailure: (String) -> Void
+    ) async throws(APlusSuiteError) -> APlusSummary {
+        let cases =
+            try clauses.map { clauses throws(APlusSuiteError) in try Self.cases(for: adapter, clauses: clauses) }
+            ?? Self.cases(for: adapter) + additions(for: adapter)
+        let summary = await run(cases, timeout: timeout) { aplusCase, outcome in
+            if let failure = outcome.failureDescription { recordFailure("\(aplusCase.name): \(failure)") }
+        }
+        print(summary.line(title: title))
+        return summary
+    }
+
     /// How many cases in a row may time out before ``run(_:timeout:report:)`` gives up on the
     /// rest. No correct library times out at all.
     public static let consecutiveTimeoutsBeforeGivingUp = 3

@@ -37,16 +37,9 @@ extension APlusSuite {
         timeout: Duration = APlusCase.defaultTimeout,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws(APlusSuiteError) -> APlusSummary {
-        let cases =
-            try clauses.map { clauses throws(APlusSuiteError) in try Self.cases(for: adapter, clauses: clauses) }
-            ?? Self.cases(for: adapter) + additions(for: adapter)
-        let summary = await run(cases, timeout: timeout) { aplusCase, outcome in
-            if let failure = outcome.failureDescription {
-                Issue.record("\(aplusCase.name): \(failure)", sourceLocation: sourceLocation)
-            }
+        try await run(adapter, clauses: clauses, title: title, timeout: timeout) { failure in
+            Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
         }
-        print(summary.line(title: title))
-        return summary
     }
 }
 

@@ -40,15 +40,8 @@ extension APlusSuite {
         file: StaticString = #filePath,
         line: UInt = #line
     ) async throws(APlusSuiteError) -> APlusSummary {
-        let cases =
-            try clauses.map { clauses throws(APlusSuiteError) in try Self.cases(for: adapter, clauses: clauses) }
-            ?? Self.cases(for: adapter) + additions(for: adapter)
-        let summary = await run(cases, timeout: timeout) { aplusCase, outcome in
-            if let failure = outcome.failureDescription {
-                XCTFail("\(aplusCase.name): \(failure)", file: file, line: line)
-            }
+        try await run(adapter, clauses: clauses, title: title, timeout: timeout) { failure in
+            XCTFail(failure, file: file, line: line)
         }
-        print(summary.line(title: title))
-        return summary
     }
 }

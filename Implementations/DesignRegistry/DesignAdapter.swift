@@ -10,8 +10,7 @@ public import PromiseInterface
 /// `Thenable`, the protocol every design's resolution procedure assimilates.
 public enum DesignAdapter<Promise: APlusPromise>: APlusAdapter {
     public static func deferred() -> APlusDeferred<Promise> {
-        let deferred = Promise.deferred()
-        return APlusDeferred(promise: deferred.promise, resolve: deferred.resolve, reject: deferred.reject)
+        Promise.deferred()
     }
 
     public static func resolved(_ value: APlusValue) -> Promise {

@@ -1,3 +1,5 @@
+public import APlusSuite
+
 /// The contract every design's promise type conforms to, so that one Promises/A+ suite and one
 /// set of benchmarks can drive them all.
 ///
@@ -48,23 +50,6 @@ public protocol APlusPromise: Thenable, AnyObject {
     static func isCycleError(_ error: any Error) -> Bool
 }
 
-/// A pending promise together with the functions that settle it.
-public struct Deferred<Promise: APlusPromise>: Sendable {
-    /// The pending promise.
-    public let promise: Promise
-    /// Resolves the promise with a value, a promise or a thenable (only the first settle counts).
-    public let resolve: @Sendable (PromiseValue) -> Void
-    /// Rejects the promise (only the first settle counts).
-    public let reject: @Sendable (any Error) -> Void
-
-    /// Bundles a promise with its settling functions.
-    public init(
-        promise: Promise,
-        resolve: @escaping @Sendable (PromiseValue) -> Void,
-        reject: @escaping @Sendable (any Error) -> Void
-    ) {
-        self.promise = promise
-        self.resolve = resolve
-        self.reject = reject
-    }
-}
+/// A pending promise together with the functions that settle it: the Promises/A+ suite's
+/// `APlusDeferred`, so that the designs' conformances hand the suite what they make.
+public typealias Deferred<Promise: APlusPromise> = APlusDeferred<Promise>
