@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 //
 // Four Objective-C promise designs, reimplemented side by side behind one shared protocol.
 // The folders read as the architecture. `Implementations/` holds one folder per design, the

@@ -56,6 +56,10 @@ enum RecoversOwnThrow: DefectSelector { static let defect = Defect.recoversOwnTh
 enum FulfilsWhatItRecovered: DefectSelector { static let defect = Defect.fulfilsWhatItRecovered }
 enum ReplacesThenableReasons: DefectSelector { static let defect = Defect.replacesThenableReasons }
 enum CallsBackOffMain: DefectSelector { static let defect = Defect.callsBackOffMain }
+/// The same defect as ``RecoversOwnThrow`` under a selector of its own, for the runner's test in
+/// another suite: `breakCycles()` takes every mutant of a selector, so two suites that run at the
+/// same time must not share one.
+enum RecoversOwnThrowForRunner: DefectSelector { static let defect = Defect.recoversOwnThrow }
 
 struct CycleError: Error {}
 

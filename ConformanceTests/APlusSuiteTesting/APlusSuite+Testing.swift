@@ -28,7 +28,8 @@ extension APlusSuite {
     ///   - timeout: How long one case may take.
     ///   - sourceLocation: Where the issues of failing cases are recorded; the caller's by default.
     /// - Returns: Passed and run cases per clause.
-    /// - Throws: `APlusSuiteError` for a clause name that selects no case, before any case runs.
+    /// - Throws: `APlusSuiteError` for a clause name that selects no case or an empty list of
+    ///   clauses, before any case runs.
     @discardableResult
     public static func expectConformance<Adapter: APlusAdapter>(
         of adapter: Adapter.Type,

@@ -30,7 +30,8 @@ extension APlusSuite {
     ///   - file: The file failures are reported in; the caller's by default.
     ///   - line: The line failures are reported at; the caller's by default.
     /// - Returns: Passed and run cases per clause.
-    /// - Throws: `APlusSuiteError` for a clause name that selects no case, before any case runs.
+    /// - Throws: `APlusSuiteError` for a clause name that selects no case or an empty list of
+    ///   clauses, before any case runs.
     @discardableResult
     public static func assertConformance<Adapter: APlusAdapter>(
         of adapter: Adapter.Type,

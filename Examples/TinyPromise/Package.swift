@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 //
 // An outside package that runs the Promises/A+ suite (this repository's `APlusSuite` product)
 // against a promise type of its own: `TinyPromise`, written for this example. CI runs it with
