@@ -28,34 +28,37 @@ struct ConformanceSubject {
 /// windows (0 < 15 < 50 < 100 < 150 ms) rely on it.
 enum ConformanceRun {
     static func matrix(for subjects: [ConformanceSubject], progress: (String) -> Void) throws -> ConformanceMatrix {
-        var clauses: [String] = []
-        var caseCounts: [String: Int] = [:]
-        var passed: [String: [String: Int]] = [:]
+        var summaries: [(name: String, summary: APlusSummary)] = []
         var seconds: [String: Double] = [:]
         var failures: [String: [String]] = [:]
         for subject in subjects {
             let cases = APlusSuite.cases(for: subject.adapter) + APlusSuite.additions(for: subject.adapter)
             progress("conformance: \(subject.name), \(cases.count) cases")
             let started = ContinuousClock.now
+            var summary = APlusSummary()
+            // One blocking wait per case, not one for the whole run: each is bounded by the
+            // tool's wait limit, which a whole run of a broken library could pass.
             for aplusCase in cases {
-                let clause = aplusCase.clause
-                if caseCounts[clause] == nil { clauses.append(clause) }
-                if subject.name == subjects[0].name { caseCounts[clause, default: 0] += 1 }
                 let outcome = try blockingAwait("A+ case \(aplusCase.name)") { await aplusCase.run() }
-                if outcome.passed {
-                    passed[clause, default: [:]][subject.name, default: 0] += 1
-                } else {
-                    failures[subject.name, default: []].append("\(aplusCase.name): \(outcome)")
-                }
+                summary.record(clause: aplusCase.clause, passed: outcome.passed)
+                if !outcome.passed { failures[subject.name, default: []].append("\(aplusCase.name): \(outcome)") }
             }
+            summaries.append((subject.name, summary))
             seconds[subject.name] = (ContinuousClock.now - started).seconds
         }
         let machine = Provenance.machine()
         let date = String(Provenance.now().prefix(10))
+        // Every subject runs the same cases, so the first one's clauses are the rows.
+        let clauses = summaries.first?.summary.clauses ?? []
         return ConformanceMatrix(
             designs: subjects.map(\.name),
-            rows: clauses.map {
-                ConformanceMatrix.Row(clause: $0, cases: caseCounts[$0] ?? 0, passed: passed[$0] ?? [:])
+            rows: clauses.map { clause in
+                ConformanceMatrix.Row(
+                    clause: clause.clause, cases: clause.run,
+                    passed: Dictionary(
+                        uniqueKeysWithValues: summaries.map { column in
+                            (column.name, column.summary.clauses.first { $0.clause == clause.clause }?.passed ?? 0)
+                        }))
             },
             seconds: seconds,
             failures: failures,
