@@ -25,6 +25,17 @@ struct FBLResolutionTests {
         #expect(try await value(of: assimilating) as? Int == 2)
     }
 
+    @Test("a promise of PromiseValue adopting an FBL promise of another type gets its value as it is held")
+    func adoptsAnotherTypeExactly() async throws {
+        for (source, expected) in [
+            (FBLPromise<Int?>(nil), "Optional(nil)"), (FBLPromise<Int?>(7), "Optional(Optional(7))"),
+        ] {
+            let adopter = FBLPromise<PromiseValue>.pending()
+            adopter.resolve(source, on: .global())
+            #expect(String(reflecting: try await value(of: adopter)) == expected)
+        }
+    }
+
     @Test("a struct error rejects every time, through resolve, fulfill and init")
     func errorEveryTime() async throws {
         for round in 1...3 {

@@ -248,7 +248,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         if let promise = thenable as? any ErasedObservable {
             promise.observeErased(
                 on: queue,
-                fulfill: { value in self.resolve(dynamic: value, on: queue) },
+                fulfill: { value in self.resolve(dynamic: PromiseValue(handingOver: value), on: queue) },
                 reject: reject
             )
             return

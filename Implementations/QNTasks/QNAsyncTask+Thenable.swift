@@ -20,21 +20,6 @@ extension QNAsyncTask: Thenable {
     }
 }
 
-/// A task's result as a `PromiseValue`, without wrapping a `PromiseValue` in a second optional.
-func qnPromiseValue<Value: Sendable>(_ value: Value) -> PromiseValue {
-    if let optional = value as? any QNPromiseValueOptional { return optional.flattened }
-    return value
-}
-
-/// Lets ``qnPromiseValue(_:)`` recognise a `PromiseValue` hidden in a generic or existential value.
-private protocol QNPromiseValueOptional {
-    var flattened: PromiseValue { get }
-}
-
-extension Optional: QNPromiseValueOptional where Wrapped == any Sendable {
-    fileprivate var flattened: PromiseValue { self }
-}
-
 /// The resolution procedure (Promises/A+ 2.3) for a task standing in for a promise (a
 /// `deferred`'s manual task, a `then`'s continuation).
 ///

@@ -49,7 +49,7 @@ extension QNTaskOutcome where Result == any Sendable {
     /// with.
     var promiseResult: Swift.Result<PromiseValue, any Error> {
         switch self {
-        case .succeeded(let value): return .success(qnPromiseValue(value))
+        case .succeeded(let value): return .success(PromiseValue(handingOver: value))
         case .failed(let error): return .failure(error)
         case .cancelled: return .failure(CancellationError())
         }

@@ -1,0 +1,144 @@
+import DesignRegistry
+import PromiseInterface
+import TestSupport
+import Testing
+
+// A promise of one design adopted by a promise of another receives the value through the first
+// design's `Thenable` conformance (and, between FBL promises of different types, its erased
+// observation). Every such handover must pass on exactly what the promise holds: the same Optional
+// depth, the same instance for a class. A layer added per handover is invisible to `as?` casts,
+// which see through Optionals, but grows without bound along a chain that crosses designs.
+
+/// A class instance, which must arrive as the same object.
+private final class Payload: Sendable {}
+
+/// A class error, which must arrive as the same object.
+private final class ReasonObject: Error, Sendable {}
+
+/// A value sent through handovers, with what must be true of what arrives.
+private struct SentValue: Sendable, CustomTestStringConvertible {
+    let name: String
+    let value: PromiseValue
+
+    var testDescription: String { name }
+
+    /// What arrived has the sent value's exact shape: every Optional layer, and the same object
+    /// for a class instance.
+    func check(_ arrived: PromiseValue, after handovers: Int, _ pair: String) {
+        #expect(
+            String(reflecting: arrived) == String(reflecting: value),
+            "\(pair): after \(handovers) handovers, \(name) arrived as \(String(reflecting: arrived))")
+        if let sent = value as? Payload {
+            #expect((arrived as? Payload) === sent, "\(pair): \(name) arrived as another object")
+        }
+    }
+
+    static let all: [SentValue] = [
+        SentValue(name: "an Int", value: 42),
+        SentValue(name: "nil", value: nil),
+        SentValue(name: "a nested Optional holding nil", value: Int?.none),
+        SentValue(name: "a nested Optional holding 7", value: Int?.some(7)),
+        SentValue(name: "a class instance", value: Payload()),
+    ]
+}
+
+/// Every ordered pair of designs: `(from, to)`.
+private let designPairs: [(Design, Design)] = Design.allCases.flatMap { from in
+    Design.allCases.map { to in (from, to) }
+}
+
+/// A promise of `design` resolved with `value` (a promise of any design is adopted).
+private func adopting(_ value: PromiseValue, by design: Design) -> any APlusPromise {
+    func make<P: APlusPromise>(_: P.Type) -> any APlusPromise {
+        let deferred = P.deferred()
+        deferred.resolve(value)
+        return deferred.promise
+    }
+    return make(design.promiseType)
+}
+
+/// A chain of `handovers` adoptions that alternates between `from` and `to`, starting with a
+/// promise of `from` resolved with `value`; returns the last promise.
+private func alternatingChain(from: Design, to: Design, handovers: Int, value: PromiseValue) -> any APlusPromise {
+    var tail = adopting(value, by: from)
+    for index in 0..<handovers {
+        tail = adopting(tail, by: index.isMultiple(of: 2) ? to : from)
+    }
+    return tail
+}
+
+/// The outcome `promise` settles with, waited for through its `then`.
+private func settled(
+    _ promise: any APlusPromise, timeout: Duration = defaultTestTimeout
+) async throws -> Result<
+    PromiseValue, any Error
+> {
+    func wait<P: APlusPromise>(_ promise: P) async throws -> Result<PromiseValue, any Error> {
+        try await awaitCompletion("a promise to settle", timeout: timeout) { complete in
+            _ = promise.then(
+                onFulfilled: { value in
+                    complete(.success(.success(value)))
+                    return nil
+                },
+                onRejected: { error in
+                    complete(.success(.failure(error)))
+                    return nil
+                }
+            )
+        }
+    }
+    return try await wait(promise)
+}
+
+@Suite("Values handed between designs")
+struct CrossDesignHandoverTests {
+    @Test("one handover passes the value on as it is", arguments: designPairs)
+    func oneHandover(from: Design, to: Design) async throws {
+        for sent in SentValue.all {
+            let arrived = try await settled(alternatingChain(from: from, to: to, handovers: 1, value: sent.value))
+            sent.check(try arrived.get(), after: 1, "\(from.rawValue) → \(to.rawValue)")
+        }
+    }
+
+    @Test("10,000 handovers pass the value on as it is", arguments: designPairs)
+    func manyHandovers(from: Design, to: Design) async throws {
+        let handovers = stressSize(10_000)
+        for sent in [SentValue.all[0], SentValue.all[1], SentValue.all[2]] {
+            let tail = try await offPool("building the chain", timeout: heavyTimeout) {
+                alternatingChain(from: from, to: to, handovers: handovers, value: sent.value)
+            }
+            let arrived = try await settled(tail, timeout: heavyTimeout)
+            sent.check(try arrived.get(), after: handovers, "\(from.rawValue) ⇄ \(to.rawValue)")
+        }
+    }
+
+    @Test("a rejection's reason arrives as the same object", arguments: designPairs)
+    func reasonHandover(from: Design, to: Design) async throws {
+        func rejected<P: APlusPromise>(_: P.Type, _ reason: any Error) -> any APlusPromise {
+            P.rejected(reason)
+        }
+        let reason = ReasonObject()
+        let arrived = try await settled(adopting(rejected(from.promiseType, reason), by: to))
+        guard case .failure(let error) = arrived else {
+            Issue.record("\(from.rawValue) → \(to.rawValue): fulfilled, not rejected")
+            return
+        }
+        #expect((error as? ReasonObject) === reason, "\(from.rawValue) → \(to.rawValue): arrived as \(error)")
+    }
+
+}
+
+/// One pair at a time: each chain is 100,000 promises, and sixteen at once on two cores would test
+/// the machine, not the designs.
+@Suite("A deep chain across designs", .serialized)
+struct CrossDesignDepthTests {
+    @Test("a 100,000-deep chain that alternates designs settles", arguments: designPairs)
+    func deepAlternatingChain(from: Design, to: Design) async throws {
+        let depth = stressSize(100_000)
+        let tail = try await offPool("building the chain", timeout: heavyTimeout) {
+            alternatingChain(from: from, to: to, handovers: depth, value: 42)
+        }
+        let arrived = try await settled(tail, timeout: heavyTimeout)
+        #expect(String(reflecting: try arrived.get()) == "Optional(42)")
+    }
+}
