@@ -43,6 +43,24 @@ struct QNAsyncTaskThenTests {
         #expect(ran.all == ["first", "map", "second"])
     }
 
+    @Test("a then whose block returns the task then returned fails it with the cycle error, not a cancel")
+    func thenReturningItselfIsACycle() async throws {
+        let itself = Weak<QNAsyncTask<Int>>(nil)
+        let chain = QNAsyncBlockTask<Int> { _ in 1 }.then(on: .global()) { _ in itself.object! }
+        itself.set(chain)
+        let ended = try await outcome(of: chain)
+        #expect(ended.error as? QNTaskError == .cycle, "ended \(ended)")
+    }
+
+    @Test("a continuation that adopts itself fails with the cycle error, not a cancel")
+    func adoptingItselfIsACycle() async throws {
+        let continuation = QNAsyncContinuationTask<Int, Int>(
+            source: QNAsyncBlockTask<Int> { _ in 1 }, queue: .global()
+        ) { _, continuation in continuation.adopt(continuation) }
+        let ended = try await outcome(of: continuation)
+        #expect(ended.error as? QNTaskError == .cycle, "ended \(ended)")
+    }
+
     @Test("a failure passes through map and then without calling them; a throw fails the chain")
     func failurePassesThrough() async throws {
         let called = Recorder<String>()

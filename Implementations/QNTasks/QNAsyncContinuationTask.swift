@@ -227,11 +227,20 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// the source finishes, and whichever finishes the continuation first wins; cancelling the
     /// continuation meanwhile cancels both the source and `task`. A second call replaces the
     /// first task as the one a cancellation reaches.
+    ///
+    /// Adopting the continuation itself (`adopt(self)`, or a `then` block that returns the task
+    /// `then` returned) fails it with ``QNTaskError/cycle``.
     public func adopt(_ task: QNAsyncTask<Result>) {
         // Checked under the lock the cancellation takes: adopted after it, the task would never
         // be cancelled.
+        if task === self {
+            // Waiting for itself, it would never finish: the same mistake the A+ surface and the
+            // serial task report as a cycle, not a cancellation the user did not ask for.
+            finish(failing: QNTaskError.cycle)
+            return
+        }
         let isCancelled = machine.withLock { machine -> Bool in
-            guard machine.isRunning, task !== self else { return true }
+            guard machine.isRunning else { return true }
             if machine.holdsStep {
                 // Adopted from outside the step, which has not run: the source may still run,
                 // and a cancellation must reach both (out of line: rare).

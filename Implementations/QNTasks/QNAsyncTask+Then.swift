@@ -7,7 +7,8 @@ extension QNAsyncTask {
     /// not started), then, on `queue`, calls `next` with the result and runs the task it returns.
     /// The returned task finishes as that task does. A failure of this task fails it without
     /// calling `next`; a throw from `next` fails it (a thrown `CancellationError` cancels it); a
-    /// cancellation of this task cancels it.
+    /// cancellation of this task cancels it; a `next` that returns the returned task itself
+    /// fails it with ``QNTaskError/cycle``.
     /// Cancelling it cancels whichever task it is waiting for: this one, then the one `next`
     /// returned.
     ///
