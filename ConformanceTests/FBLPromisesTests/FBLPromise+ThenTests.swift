@@ -17,6 +17,23 @@ struct FBLThenTests {
         #expect(onQueue.all == [true])
     }
 
+    @Test("nil reaches blocks and result as nil, not as NSNull (google's Objective-C core bridges it)")
+    func nilStaysNil() async throws {
+        let source = FBLPromise<PromiseValue>(nil)
+        let seen = Recorder<String>()
+        let promise = source.then(on: .global()) { value -> PromiseValue in
+            seen.record(String(reflecting: value))
+            return value
+        }
+        #expect(String(reflecting: try await value(of: promise)) == "nil")
+        #expect(seen.all == ["nil"])
+        guard case .success(let held) = source.result else {
+            Issue.record("not fulfilled: \(String(describing: source.result))")
+            return
+        }
+        #expect(held == nil)
+    }
+
     @Test("then chains run in order, each after the previous one")
     func chainOrder() async throws {
         let steps = Recorder<String>()

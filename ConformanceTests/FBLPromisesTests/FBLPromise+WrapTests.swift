@@ -88,6 +88,16 @@ struct FBLWrapTests {
         #expect(promise.isFulfilled)
     }
 
+    @Test(
+        "Error handler: a plain completion of an optional error infers FBLPromise<Void> (google's infers Promise<Error?>)"
+    )
+    func errorHandlerInfersVoid() async throws {
+        @Sendable func save(completion: @escaping ErrorHandler) { completion(nil) }
+        let promise = wrap(on: .global()) { save(completion: $0) }
+        #expect(type(of: promise) == FBLPromise<Void>.self)
+        try await value(of: promise)
+    }
+
     @Test("Error handler: an error rejects")
     func errorHandlerRejects() async throws {
         let promise = wrap(on: .global()) { (handler: @escaping ErrorHandler) in handler(TestError(3)) }
