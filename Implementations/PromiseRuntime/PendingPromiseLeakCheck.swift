@@ -1,6 +1,9 @@
 import Foundation
-import Runtime
 import Synchronization
+
+#if canImport(Runtime)
+    import Runtime
+#endif
 
 /// A promise that could never settle any more, found by ``PendingPromiseLeakCheck``.
 public struct PendingPromiseLeak: Sendable, CustomStringConvertible {
@@ -10,15 +13,12 @@ public struct PendingPromiseLeak: Sendable, CustomStringConvertible {
     /// while the report is made: a freed promise reports from its `deinit`).
     public let promiseID: ObjectIdentifier
     /// Where the promise was made, captured cheaply then and symbolicated only when read.
-    let creation: Backtrace?
+    let creation: CreationStack
 
     /// The call stack that made the promise, innermost frame first, one line per frame (address,
     /// image, symbol, file and line where debug information has them). Symbolicating is slow
     /// (milliseconds): a reporter that only counts leaks should not read it.
-    public var creationStack: [String] {
-        guard let symbolicated = creation?.symbolicated() else { return [] }
-        return symbolicated.frames.map(\.description)
-    }
+    public var creationStack: [String] { creation.frames }
 
     public var description: String {
         "a pending \(promiseType) can no longer settle; it was made at:\n"
@@ -96,7 +96,7 @@ public enum PendingPromiseLeakCheck {
     /// is off for this task. Call it only where the promise is made, in debug builds.
     public static func track() -> PendingPromiseLeakTracker? {
         guard let reporter = reporter ?? environmentReporter else { return nil }
-        return PendingPromiseLeakTracker(reporter: reporter, creation: try? Backtrace.capture())
+        return PendingPromiseLeakTracker(reporter: reporter, creation: CreationStack.capture())
     }
 }
 
@@ -104,7 +104,7 @@ public enum PendingPromiseLeakCheck {
 /// ``PendingPromiseLeakCheck/track()``.
 public struct PendingPromiseLeakTracker: Sendable {
     let reporter: PendingPromiseLeakCheck.Reporter
-    let creation: Backtrace?
+    let creation: CreationStack
 
     /// For the design modules: tells the reporter that `promise` was given up while pending.
     public func reportGivenUp(_ promise: AnyObject) {
@@ -115,5 +115,33 @@ public struct PendingPromiseLeakTracker: Sendable {
                 creation: creation
             )
         )
+    }
+}
+
+/// Where a promise was made: a backtrace where the system has Swift's `Runtime` module (Linux,
+/// macOS 26), nothing on older systems.
+struct CreationStack: Sendable {
+    /// A `Backtrace`, typed as `any Sendable` because the type itself needs macOS 26.
+    private let backtrace: (any Sendable)?
+
+    static func capture() -> CreationStack {
+        #if canImport(Runtime)
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+                return CreationStack(backtrace: try? Backtrace.capture())
+            }
+        #endif
+        return CreationStack(backtrace: nil)
+    }
+
+    /// One line per frame, innermost first; symbolicated now (slow: milliseconds).
+    var frames: [String] {
+        #if canImport(Runtime)
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
+                let symbolicated = (backtrace as? Backtrace)?.symbolicated()
+            {
+                return symbolicated.frames.map(\.description)
+            }
+        #endif
+        return []
     }
 }

@@ -27,18 +27,25 @@ public import Synchronization
 /// Each design keeps its own cache, because "plain" is the design's own rule (one design may turn
 /// a `Void` into `nil` where another keeps it).
 public struct PlainTypeCache: ~Copyable, Sendable {
-    @usableFromInline let slots: InlineArray<8, Atomic<UInt>>
+    // Eight stored atomics, not an `InlineArray`: that type needs macOS 26 / iOS 26, above the
+    // platforms the package declares.
+    @usableFromInline let slot0 = Atomic<UInt>(0)
+    @usableFromInline let slot1 = Atomic<UInt>(0)
+    @usableFromInline let slot2 = Atomic<UInt>(0)
+    @usableFromInline let slot3 = Atomic<UInt>(0)
+    @usableFromInline let slot4 = Atomic<UInt>(0)
+    @usableFromInline let slot5 = Atomic<UInt>(0)
+    @usableFromInline let slot6 = Atomic<UInt>(0)
+    @usableFromInline let slot7 = Atomic<UInt>(0)
 
     /// An empty cache.
-    public init() {
-        slots = InlineArray { _ in Atomic(0) }
-    }
+    public init() {}
 
     /// Whether values of `type` were found plain before.
     @inlinable
     public func contains(_ type: Any.Type) -> Bool {
         let key = Self.key(of: type)
-        return slots[Self.slot(for: key)].load(ordering: .relaxed) == key
+        return load(slot: Self.slot(for: key)) == key
     }
 
     /// Records that values of `type` are plain, if the answer depends on the type alone (see
@@ -46,7 +53,30 @@ public struct PlainTypeCache: ~Copyable, Sendable {
     public func remember(_ type: Any.Type) {
         guard Self.isRememberable(type) else { return }
         let key = Self.key(of: type)
-        slots[Self.slot(for: key)].store(key, ordering: .relaxed)
+        switch Self.slot(for: key) {
+        case 0: slot0.store(key, ordering: .relaxed)
+        case 1: slot1.store(key, ordering: .relaxed)
+        case 2: slot2.store(key, ordering: .relaxed)
+        case 3: slot3.store(key, ordering: .relaxed)
+        case 4: slot4.store(key, ordering: .relaxed)
+        case 5: slot5.store(key, ordering: .relaxed)
+        case 6: slot6.store(key, ordering: .relaxed)
+        default: slot7.store(key, ordering: .relaxed)
+        }
+    }
+
+    @inlinable
+    func load(slot: Int) -> UInt {
+        switch slot {
+        case 0: return slot0.load(ordering: .relaxed)
+        case 1: return slot1.load(ordering: .relaxed)
+        case 2: return slot2.load(ordering: .relaxed)
+        case 3: return slot3.load(ordering: .relaxed)
+        case 4: return slot4.load(ordering: .relaxed)
+        case 5: return slot5.load(ordering: .relaxed)
+        case 6: return slot6.load(ordering: .relaxed)
+        default: return slot7.load(ordering: .relaxed)
+        }
     }
 
     @inlinable

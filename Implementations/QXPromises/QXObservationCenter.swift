@@ -253,10 +253,12 @@ struct QXThreadID: Equatable, Sendable {
 
     /// The calling thread.
     static var current: QXThreadID {
-        #if canImport(Glibc)
-            QXThreadID(raw: UInt(pthread_self()))  // an unsigned integer on glibc
-        #else
-            QXThreadID(raw: UInt(bitPattern: pthread_self()))  // a pointer on Darwin and musl
-        #endif
+        QXThreadID(raw: bits(of: pthread_self()))
     }
+
+    // `pthread_t` is an unsigned integer on glibc, a typed pointer on Darwin and an opaque
+    // pointer on musl: one overload each, all compiled everywhere, and no `#if`.
+    private static func bits(of thread: UInt) -> UInt { thread }
+    private static func bits<Pointee>(of thread: UnsafeMutablePointer<Pointee>) -> UInt { UInt(bitPattern: thread) }
+    private static func bits(of thread: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: thread)) }
 }
