@@ -94,6 +94,12 @@ struct DocumentationSnippetTests {
         #expect(unused.isEmpty, "snippets no documentation block shows (stale?): \(unused.sorted())")
     }
 
+    @Test("the README's command-line snippet runs: its main-queue callback is called")
+    func commandLineSnippetRuns() async throws {
+        try await CommandLineReadme.main()
+        #expect(CommandLineReadme.shown.withLock { $0 } == ["o-1"])
+    }
+
     @Test("the checker finds a block's code, and rejects a block with code no snippet holds")
     func checkerCanFail() {
         let source = ["struct S {", "    // " + "snippet: one", "    let a = 1", "    // " + "end-snippet", "}"]

@@ -49,6 +49,25 @@ enum FBLReadme {
     }
 }
 
+enum CommandLineReadme {
+    @Sendable static func pay(_ order: String) -> FBLPromise<Receipt> { FBLPromise(Receipt(order: Order(id: order))) }
+    @Sendable static func check(_ receipt: Receipt) -> Confirmation { Confirmation(receipt: receipt) }
+    static let shown = Mutex<[String]>([])
+    static func show(_ confirmation: Confirmation) { shown.withLock { $0.append(confirmation.receipt.order.id) } }
+
+    /// The README's `main.swift`, run by `DocumentationSnippetTests.commandLineSnippetRuns`.
+    static func main() async throws {
+        // snippet: readme-command-line
+        // main.swift: the top-level `await` makes this an async entry point, whose main queue
+        // Swift services while it waits, so the `then` block (main queue by default) runs.
+        let confirmation = try await pay("o-1")
+            .then { receipt in check(receipt) }
+            .value
+        show(confirmation)
+        // end-snippet
+    }
+}
+
 enum AYReadme {
     @Sendable static func fetchOrder(completion: @escaping @Sendable (Result<Order, any Error>) -> Void) {
         DispatchQueue.global().async { completion(.success(Order(id: "o-1"))) }
