@@ -94,6 +94,26 @@ struct DocumentationSnippetTests {
         #expect(unused.isEmpty, "snippets no documentation block shows (stale?): \(unused.sorted())")
     }
 
+    /// The package that compiles and runs the designs' snippets with Xcode 26's defaults.
+    static let xcodeDefaultsFiles = [
+        "Examples/XcodeDefaults/Sources/XcodeDefaults/ReadmeSnippets.swift",
+        "Examples/XcodeDefaults/Sources/XcodeDefaults/DocCSnippets.swift",
+    ]
+
+    @Test("the Xcode-defaults package holds every design snippet, each identical to its twin here")
+    func xcodeDefaultsTwins() throws {
+        let twins = try Self.xcodeDefaultsFiles.flatMap { Snippet.all(in: try Self.read($0)) }
+        let originals = Dictionary(try Self.allSnippets().map { ($0.name, $0.code) }) { first, _ in first }
+        let designSnippets = [
+            "readme-fbl", "readme-ay", "readme-qx", "readme-qn", "readme-main-actor", "readme-command-line",
+            "docc-fbl", "docc-ay", "docc-qx", "docc-qn", "docc-qn-remote",
+        ]
+        #expect(twins.map(\.name).sorted() == designSnippets.sorted())
+        for twin in twins {
+            #expect(twin.code == originals[twin.name], "\(twin.name): differs from the documentation's snippet")
+        }
+    }
+
     @Test("the README's command-line snippet runs: its main-queue callback is called")
     func commandLineSnippetRuns() async throws {
         try await CommandLineReadme.main()
