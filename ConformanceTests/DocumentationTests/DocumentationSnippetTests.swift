@@ -20,6 +20,7 @@ struct DocumentationSnippetTests {
     static let snippetFiles = [
         "ConformanceTests/DocumentationTests/ReadmeSnippets.swift",
         "ConformanceTests/DocumentationTests/DocCSnippets.swift",
+        "ConformanceTests/DocumentationTests/MigrationSnippets.swift",
         "ConformanceTests/ScenarioTests/CheckoutWorkflowTests.swift",
         // The example package that runs the Promises/A+ suite against a promise type of its own
         // (the suite's DocC article shows its adapter and tests).

@@ -63,6 +63,20 @@ func qnCheckout(_ shop: Shop) -> QNAsyncSerialTask<Confirmation> {
 // usage: qnCheckout(shop).start(success: { confirmation in ... }, failure: { error in ... })
 // end-snippet
 
+// snippet: checkout-swift-concurrency
+/// Swift concurrency: typed steps in one `do`; the one error handler is its `catch`.
+func swiftConcurrencyCheckout(_ shop: Shop, onError: @Sendable (any Error) -> Void) async throws -> Confirmation {
+    do {
+        let order = try await shop.order.async("c1")
+        let receipt = try await shop.pay.async(order)
+        return try await shop.check.async(receipt)
+    } catch {
+        onError(error)
+        throw error
+    }
+}
+// end-snippet
+
 private let confirmed = Confirmation(orderID: "o-c1", status: "confirmed")
 
 @Suite("Scenario 6: the checkout workflow (order, pay, check, one error handler)")
@@ -165,6 +179,29 @@ struct CheckoutWorkflowTests {
         try await mainQueueDrained()
         #expect(errors.count == 1)
         #expect(errors.all.first is PaymentDeclined)
+        #expect(shop.log.all == Shop.declinedLog)
+    }
+
+    // MARK: Swift concurrency
+
+    @Test("Swift concurrency: the three awaits run in order and the handler is not called")
+    func swiftConcurrency() async throws {
+        let shop = Shop(paymentFails: false)
+        let errors = Recorder<any Error>()
+        #expect(try await swiftConcurrencyCheckout(shop) { errors.record($0) } == confirmed)
+        #expect(errors.count == 0)
+        #expect(shop.log.all == Shop.happyLog)
+    }
+
+    @Test("Swift concurrency: payment declined: check is never called, the handler runs once, the error is thrown")
+    func swiftConcurrencyDeclined() async throws {
+        let shop = Shop(paymentFails: true)
+        let errors = Recorder<any Error>()
+        let result = try await awaitOutcome("the checkout") {
+            try await swiftConcurrencyCheckout(shop) { errors.record($0) }
+        }
+        #expect(rejection(of: result) is PaymentDeclined)
+        #expect(errors.count == 1)
         #expect(shop.log.all == Shop.declinedLog)
     }
 }

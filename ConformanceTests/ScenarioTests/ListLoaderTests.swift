@@ -146,6 +146,19 @@ private func qnLoadList(
     )
 }
 
+/// Swift concurrency: the cache, shown at once, then the remote list; a cache that fails is
+/// tolerated (`try?`), and cancelling the calling task cancels the request in flight.
+private func swiftConcurrencyLoadList(
+    _ sources: ListSources, show: @Sendable ([String]) -> Void
+) async throws
+    -> [String]
+{
+    let cached = (try? await sources.cache.async("list")) ?? []
+    show(cached)
+    let remote = try await sources.remote.async("list")
+    return aggregate(cached: cached, remote: remote)
+}
+
 /// The caller's screen: what was shown, in order.
 private final class Screen: Sendable {
     let shown = Recorder<[String]>()
@@ -312,6 +325,41 @@ struct ListLoaderTests {
         let result = try await awaitOutcome("the awaiting Task") { try await waiting.value }
         #expect(rejection(of: result) is CancellationError)
         #expect(loader.state == .cancelled)
+        #expect(sources.log.all.last == "✕ remote(list)")
+        #expect(screen.shown.all == [["c1", "r1"]])
+    }
+
+    // MARK: Swift concurrency
+
+    @Test("Swift concurrency: the cache is shown before the remote request starts; the result is aggregated")
+    func swiftConcurrency() async throws {
+        let sources = ListSources(remote: .answers)
+        let screen = Screen()
+        #expect(try await swiftConcurrencyLoadList(sources, show: screen.show) == expected)
+        #expect(screen.shown.all == [["c1", "r1"]])
+        #expect(sources.log.all == ["→ cache(list)", "← cache(list)", "→ remote(list)", "← remote(list)"])
+    }
+
+    @Test("Swift concurrency: the remote request fails: the cache was shown, the error is thrown")
+    func swiftConcurrencyFails() async throws {
+        let sources = ListSources(remote: .fails)
+        let screen = Screen()
+        let result = try await awaitOutcome("the load") {
+            try await swiftConcurrencyLoadList(sources, show: screen.show)
+        }
+        #expect(rejection(of: result) as? TestError == TestError(503))
+        #expect(screen.shown.all == [["c1", "r1"]])
+    }
+
+    @Test("Swift concurrency: cancelling the Task cancels the remote request; it throws CancellationError")
+    func swiftConcurrencyCancelled() async throws {
+        let sources = ListSources(remote: .hangs)
+        let screen = Screen()
+        let task = Task { try await swiftConcurrencyLoadList(sources, show: screen.show) }
+        try await sources.remote.waitForCalls()
+        task.cancel()
+        let result = try await awaitOutcome("the cancelled task") { try await task.value }
+        #expect(rejection(of: result) is CancellationError)
         #expect(sources.log.all.last == "✕ remote(list)")
         #expect(screen.shown.all == [["c1", "r1"]])
     }

@@ -1,6 +1,7 @@
 import AYPromises
 import Dispatch
 import FBLPromises
+import PromiseRuntime
 import QNTasks
 import QXPromises
 import TestSupport
@@ -62,6 +63,43 @@ extension FakeEndpoint {
             }
             task.onCancel { call.cancel() }
         }
+    }
+
+    /// Swift concurrency, the reference: an `async` function over the callback API; the call
+    /// starts when the function is called, and cancelling the calling task cancels the request.
+    func async(_ input: Input) async throws -> Output {
+        let inFlight = CancellableCall<Output>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                inFlight.started(call(input) { result in continuation.resume(with: result) })
+            }
+        } onCancel: {
+            inFlight.cancel()
+        }
+    }
+}
+
+/// The request an `async` call started, for a cancellation that may come before or after it
+/// started.
+final class CancellableCall<Output: Sendable>: Sendable {
+    /// Guards the call in flight and whether the task was cancelled.
+    private let state = PromiseMutex<(call: FakeCall<Output>?, isCancelled: Bool)>((nil, false))
+
+    /// Records the call; cancels it at once if the task was cancelled first.
+    func started(_ call: FakeCall<Output>) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.call = call
+            return state.isCancelled
+        }
+        if cancelNow { call.cancel() }
+    }
+
+    func cancel() {
+        let call = state.withLock { state -> FakeCall<Output>? in
+            state.isCancelled = true
+            return state.call
+        }
+        call?.cancel()
     }
 }
 
@@ -156,6 +194,36 @@ struct OneAsyncOperationTests {
             }
         }
         #expect(error as? TestError == TestError(1))
+    }
+
+    // MARK: Swift concurrency
+
+    @Test("Swift concurrency: the request starts when the function is called; the caller resumes with the value")
+    func swiftConcurrency() async throws {
+        #expect(try await book.user.async("u1") == User(id: "u1"))
+        #expect(book.log.all == ["→ user(u1)", "← user(u1)"])
+    }
+
+    @Test("Swift concurrency: a failed request throws; do/catch sees the error")
+    func swiftConcurrencyFails() async throws {
+        do {
+            _ = try await failing.async("u1")
+            Issue.record("did not throw")
+        } catch {
+            #expect(error as? TestError == TestError(1))
+        }
+    }
+
+    @Test("Swift concurrency: cancelling the Task before the answer cancels the request; it throws CancellationError")
+    func swiftConcurrencyCancelled() async throws {
+        let log = Recorder<String>()
+        let slow = FakeEndpoint<String, User>("user", log: log, latency: { _ in .never }) { .success(User(id: $0)) }
+        let task = Task { try await slow.async("u1") }
+        try await slow.waitForCalls()
+        task.cancel()
+        let result = try await awaitOutcome("the cancelled task") { try await task.value }
+        #expect(rejection(of: result) is CancellationError)
+        #expect(log.all == ["→ user(u1)", "✕ user(u1)"])
     }
 
     @Test("QN: cancelling the task before the answer cancels the request; the outcome is .cancelled")

@@ -45,6 +45,19 @@ private func qnAll(_ book: AddressBook) -> QNAsyncParallelTask<[Avatar]> {
     QNAsyncParallelTask(taskID: "avatars", all: contacts.map { book.avatar.qn($0) })
 }
 
+/// Swift concurrency: a task group, one child task per download, the results put back in input
+/// order; the first error is thrown out of the group, which cancels the other children.
+func allAvatars(of contacts: [Contact], from book: AddressBook) async throws -> [Avatar] {
+    try await withThrowingTaskGroup(of: (Int, Avatar).self) { group in
+        for (index, contact) in contacts.enumerated() {
+            group.addTask { (index, try await book.avatar.async(contact)) }
+        }
+        var avatars = [Avatar?](repeating: nil, count: contacts.count)
+        for try await (index, avatar) in group { avatars[index] = avatar }
+        return avatars.map { $0! }
+    }
+}
+
 @Suite("Scenario 3: parallel, all results (download N images)")
 struct ParallelAllTests {
     @Test("FBL: all fulfils with every value, in input order")
@@ -108,6 +121,23 @@ struct ParallelAllTests {
         #expect(book.avatar.inFlight.isEmpty)  // cancelled before the outcome was reported
         // Every request that had started, but the failed one, was cancelled (one that had not yet
         // started when the failure came never starts).
+        let cancelled = book.log.all.filter { $0.hasPrefix("✕") }.map { $0.dropFirst(2) }
+        let started = book.log.all.filter { $0.hasPrefix("→") && $0 != "→ avatar(u1.bob)" }.map { $0.dropFirst(2) }
+        #expect(Set(cancelled) == Set(started))
+    }
+
+    @Test("Swift concurrency: a task group gives every value, in input order")
+    func swiftConcurrency() async throws {
+        let book = gatheredBook()
+        #expect(try await allAvatars(of: contacts, from: book) == AddressBook.expectedAvatars)
+    }
+
+    @Test("Swift concurrency: the first error is thrown and the group cancels the downloads still running")
+    func swiftConcurrencyFails() async throws {
+        let book = failingBook()
+        let result = try await awaitOutcome("the task group") { try await allAvatars(of: contacts, from: book) }
+        #expect(rejection(of: result) as? TestError == TestError(404))
+        #expect(book.avatar.inFlight.isEmpty)  // the group waits for its cancelled children
         let cancelled = book.log.all.filter { $0.hasPrefix("✕") }.map { $0.dropFirst(2) }
         let started = book.log.all.filter { $0.hasPrefix("→") && $0 != "→ avatar(u1.bob)" }.map { $0.dropFirst(2) }
         #expect(Set(cancelled) == Set(started))

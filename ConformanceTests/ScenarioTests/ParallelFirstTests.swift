@@ -66,6 +66,33 @@ private func qnFirst(_ get: FakeEndpoint<String, String>, from names: [String]) 
     QNAsyncParallelTask(taskID: "first", firstSuccessOf: names.map { get.qn($0) })
 }
 
+/// Swift concurrency: a task group whose first success ends it; `cancelAll()` cancels the other
+/// children (their requests are stopped through the cancellation handler). When every child
+/// failed, the last error is thrown.
+private func swiftConcurrencyFirst(_ get: FakeEndpoint<String, String>, from names: [String]) async throws -> String {
+    try await withThrowingTaskGroup(of: Result<String, any Error>.self) { group in
+        for name in names {
+            group.addTask {
+                do {
+                    return .success(try await get.async(name))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        var lastError: (any Error)?
+        for try await result in group {
+            switch result {
+            case .success(let file):
+                group.cancelAll()
+                return file
+            case .failure(let error): lastError = error
+            }
+        }
+        throw lastError!
+    }
+}
+
 @Suite("Scenario 4: parallel, first result")
 struct ParallelFirstTests {
     @Test("FBL: race takes the fast mirror; the slow request is stopped by the caller's always")
@@ -135,5 +162,22 @@ struct ParallelFirstTests {
     func qnAllFail() async throws {
         let result = try await outcome(of: qnFirst(mirrors(), from: ["broken", "broken"]))
         #expect((result.error as? QNAllFailedError)?.errors.count == 2)
+    }
+
+    @Test("Swift concurrency: a task group skips the broken mirror, takes the fast one, cancels the slow one")
+    func swiftConcurrency() async throws {
+        let log = Recorder<String>()
+        let get = mirrors(log)
+        #expect(try await swiftConcurrencyFirst(get, from: ["broken", "slow", "fast"]) == "file@fast")
+        #expect(log.all.contains("✕ get(slow)"))  // the group waited for its cancelled child
+        #expect(get.inFlight.isEmpty)
+    }
+
+    @Test("Swift concurrency: when every mirror fails, the group throws the last error")
+    func swiftConcurrencyAllFail() async throws {
+        let result = try await awaitOutcome("the task group") {
+            try await swiftConcurrencyFirst(mirrors(), from: ["broken", "broken"])
+        }
+        #expect(rejection(of: result) as? TestError == TestError(500))
     }
 }

@@ -60,6 +60,13 @@ private func qnCombined(_ book: AddressBook) -> QNAsyncSerialTask<[Avatar]> {
     )
 }
 
+/// Swift concurrency: two `await`s, then the task group of scenario 3.
+private func swiftConcurrencyCombined(_ book: AddressBook) async throws -> [Avatar] {
+    let user = try await book.user.async("u1")
+    let contacts = try await book.contacts.async(user)
+    return try await allAvatars(of: contacts, from: book)
+}
+
 @Suite("Scenario 5: series and parallel combined")
 struct SeriesAndParallelTests {
     @Test("FBL: then, then all")
@@ -104,6 +111,25 @@ struct SeriesAndParallelTests {
             }
         }
         #expect(result.isCancelled)
+        #expect(book.avatar.inFlight.isEmpty)
+        #expect(steps(book.log).suffix(3) == ["✕ avatar", "✕ avatar", "✕ avatar"])
+    }
+
+    @Test("Swift concurrency: await, await, then a task group")
+    func swiftConcurrency() async throws {
+        let book = gatheredBook()
+        #expect(try await swiftConcurrencyCombined(book) == AddressBook.expectedAvatars)
+        #expect(steps(book.log) == combinedSteps)
+    }
+
+    @Test("Swift concurrency: cancelling the Task mid-way cancels the group's three requests")
+    func swiftConcurrencyCancelled() async throws {
+        let book = AddressBook(avatarLatency: { _ in .never })
+        let task = Task { try await swiftConcurrencyCombined(book) }
+        try await book.avatar.waitForCalls(3)
+        task.cancel()
+        let result = try await awaitOutcome("the cancelled task") { try await task.value }
+        #expect(rejection(of: result) is CancellationError)
         #expect(book.avatar.inFlight.isEmpty)
         #expect(steps(book.log).suffix(3) == ["✕ avatar", "✕ avatar", "✕ avatar"])
     }

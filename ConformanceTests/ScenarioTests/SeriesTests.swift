@@ -49,6 +49,13 @@ private func qnSeries(_ book: AddressBook) -> QNAsyncSerialTask<[Avatar]> {
     )
 }
 
+/// Swift concurrency: three `await`s, one after another; each value is a plain typed constant.
+private func swiftConcurrencySeries(_ book: AddressBook) async throws -> [Avatar] {
+    let user = try await book.user.async("u1")
+    let contacts = try await book.contacts.async(user)
+    return try await book.avatars.async(contacts)
+}
+
 @Suite("Scenario 2: a series (user, contacts, avatars)")
 struct SeriesTests {
     let book = AddressBook()
@@ -83,5 +90,11 @@ struct SeriesTests {
         try await mainQueueDrained()  // progress reports are dispatched to main before the outcome
         #expect(fractions.all.last == 1)
         #expect(fractions.all == fractions.all.sorted())
+    }
+
+    @Test("Swift concurrency: three awaits in a row; each request starts after the previous answer")
+    func swiftConcurrency() async throws {
+        #expect(try await swiftConcurrencySeries(book) == AddressBook.expectedAvatars)
+        #expect(steps(book.log) == seriesSteps)
     }
 }
