@@ -2,10 +2,10 @@ import Dispatch
 import PromiseRuntime
 import Synchronization
 
-/// One case of the Promises/A+ suite, built for one design.
+/// One case of the Promises/A+ suite, built for one library's adapter.
 ///
-/// Cases are data, so any runner can use them: `swift test` runs each as a parameterised Swift
-/// Testing case, and the benchmark tool can run them to print a conformance matrix.
+/// Cases are data, so any runner can use them: the Swift Testing and XCTest runners run them as
+/// tests, and a tool of your own can run them with ``APlusSuite/run(_:timeout:report:)``.
 public struct APlusCase: Sendable {
     /// The describe/specify path of the case in promises-aplus-tests, e.g.
     /// `["2.2.2: If `onFulfilled` is a function,", "2.2.2.1: …", "already-fulfilled"]`.
@@ -26,7 +26,7 @@ public struct APlusCase: Sendable {
     /// with every other test (the first cases of a loaded 2-core run took up to 16 s).
     public static let defaultTimeout: Duration = .seconds(30)
 
-    /// The full case name: the path joined with ` > `, as in `swift-cases-tierA.txt`.
+    /// The full case name: the path joined with ` > `.
     public var name: String { path.joined(separator: " > ") }
 
     /// The clause number the case belongs to, e.g. `2.3.3`.

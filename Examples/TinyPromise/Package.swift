@@ -6,9 +6,9 @@
 //
 // It depends on the repository by path; the name makes the package's identity independent of the
 // folder a clone is in. A package elsewhere depends on it by URL instead, and names the products'
-// package by the URL's last component. SwiftPM resolves the packages the repository's benchmark
-// tool uses as well, but builds only the suite's modules and the two small ones they use
-// (PromiseRuntime, SharedPromiseTypes).
+// package by the URL's last component. SwiftPM resolves and builds only what the named products
+// need: the suite's modules and the two small ones they use (PromiseRuntime, SharedPromiseTypes),
+// no other package.
 import PackageDescription
 
 let package = Package(
