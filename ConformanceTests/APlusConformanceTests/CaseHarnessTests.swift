@@ -67,4 +67,26 @@ struct CaseHarnessTests {
             "\(outcomes)")
         kept.withLock { $0.removeAll() }
     }
+
+    @Test("failure messages show values in the case's words, never the suite's own types")
+    func messagesNameNoSuiteType() {
+        /// A library's wrapper of a thenable the suite handed it, as a library might write one.
+        struct LibraryThenable: Sendable { let wrapped: any APlusThenable }
+        let handed = ScriptedThenable { resolve, _ in resolve(nil) }
+        let shown = [
+            show(Marker("sentinel")), show(handed), show(LibraryThenable(wrapped: handed)), show(nil), show(5),
+            "\(MarkerError("reason"))", "\(ValueError(code: 0))", "\(AlwaysPendingThenableError())",
+        ]
+        #expect(
+            shown == [
+                "the value ‹sentinel›", "one of the suite's thenables",
+                "a LibraryThenable wrapping one of the suite's thenables", "nil", "5", "the reason ‹reason›",
+                "the reason 0", "a reason that is a thenable",
+            ])
+        for text in shown {
+            for suiteName in ["Marker", "Thenable(", "APlusSuite.", "Optional("] {
+                #expect(!text.contains(suiteName), "\(text) names \(suiteName)")
+            }
+        }
+    }
 }

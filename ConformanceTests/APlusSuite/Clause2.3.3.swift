@@ -58,7 +58,7 @@ extension SuiteBuilder {
                                     context.check(calls == 1, "`then` was called \(calls) times")
                                     context.check(
                                         value as? String == resolvedByThen,
-                                        "fulfilled with \(String(describing: value)), not what `then` resolved with")
+                                        "fulfilled with \(show(value)), not what `then` resolved with")
                                     context.done()
                                     return nil
                                 },

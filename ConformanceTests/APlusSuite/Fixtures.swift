@@ -6,25 +6,27 @@ import Synchronization
 final class Marker: Sendable, CustomStringConvertible {
     let name: String
     init(_ name: String) { self.name = name }
-    var description: String { "Marker(\(name))" }
+    var description: String { "the value ‹\(name)›" }
 }
 
 /// A reason compared by identity.
 final class MarkerError: Error, Sendable, CustomStringConvertible {
     let name: String
     init(_ name: String) { self.name = name }
-    var description: String { "MarkerError(\(name))" }
+    var description: String { "the reason ‹\(name)›" }
 }
 
 /// A reason compared by `==` (the Swift stand-in for JavaScript's falsy reasons such as `0`).
-struct ValueError: Error, Equatable, Sendable {
+struct ValueError: Error, Equatable, Sendable, CustomStringConvertible {
     let code: Int
+    var description: String { "the reason \(code)" }
 }
 
 /// A reason that is also a thenable which never calls back: it must be used as a reason as is,
 /// never assimilated.
-final class AlwaysPendingThenableError: Error, APlusThenable {
+final class AlwaysPendingThenableError: Error, APlusThenable, CustomStringConvertible {
     init() {}
+    var description: String { "a reason that is a thenable" }
     func then(
         resolvePromise: @escaping @Sendable (APlusValue) -> Void,
         rejectPromise: @escaping @Sendable (any Error) -> Void
@@ -103,7 +105,15 @@ func isSame(_ error: any Error, _ marker: MarkerError) -> Bool {
     (error as? MarkerError) === marker
 }
 
+/// A value as a failure message shows it: in the words of the case, never a type of the suite's
+/// own (the reader knows their library's types, not the suite's).
 func show(_ value: APlusValue) -> String {
     guard let value else { return "nil" }
-    return "\(value)"
+    if value is any APlusThenable { return "one of the suite's thenables" }
+    let text = "\(value)"
+    // The library's own wrapper of a thenable the suite handed it: name the library's type only.
+    if text.contains("HandingOverThenable") || text.contains("ScriptedThenable") || text.contains("APlusSuite.") {
+        return "a \(type(of: value)) wrapping one of the suite's thenables"
+    }
+    return text
 }
