@@ -87,8 +87,9 @@ struct PlatformAvailabilityTests {
         var verdicts: [String: [String?]] = [:]
         for module in checkedModules + toolModules {
             guard let text = try interface(of: module) else { continue }
+            let isChecked = checkedModules.contains(module)
             for declaration in InterfaceReader.declarations(in: text) {
-                guard checkedModules.contains(module) else {
+                guard isChecked else {
                     verdicts[declaration.name, default: []].append(nil)
                     continue
                 }
@@ -108,7 +109,7 @@ struct PlatformAvailabilityTests {
     /// Names the project declares itself: a use of one of them is the project's.
     static let projectNames: Set<String> = {
         var names: Set<String> = []
-        let files = (try? swiftFiles(under: libraryFolders + ["ConformanceTests", "Benchmarks"])) ?? []
+        let files = (try? swiftFiles(under: ["Implementations", "ConformanceTests", "Benchmarks", "Examples"])) ?? []
         for file in files {
             guard
                 let source = try? String(
@@ -121,17 +122,20 @@ struct PlatformAvailabilityTests {
         return names
     }()
 
-    /// The text of a toolchain module's interface, found beside the loaded standard library.
-    static func interface(of module: String) throws -> String? {
+    /// The folder of the toolchain's modules: the one the loaded standard library is in.
+    static let toolchainModules: URL? = {
         // Read to the end: a file of /proc reports no size, and a sized read stops after a page.
-        let data = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd() ?? Data()
-        let maps = String(decoding: data, as: UTF8.self)
-        guard
-            let core = maps.split(separator: "\n").compactMap({ $0.split(separator: " ").last })
-                .first(where: { $0.hasSuffix("/libswiftCore.so") })
+        guard let data = try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd()
         else { return nil }
-        let folder = URL(fileURLWithPath: String(core)).deletingLastPathComponent()
-            .appendingPathComponent("\(module).swiftmodule")
+        let core = String(decoding: data, as: UTF8.self).split(separator: "\n")
+            .compactMap { $0.split(separator: " ").last }
+            .first { $0.hasSuffix("/libswiftCore.so") }
+        return core.map { URL(fileURLWithPath: String($0)).deletingLastPathComponent() }
+    }()
+
+    /// The text of a toolchain module's interface.
+    static func interface(of module: String) throws -> String? {
+        guard let folder = toolchainModules?.appendingPathComponent("\(module).swiftmodule") else { return nil }
         guard
             let name = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .first(where: { $0.hasSuffix(".swiftinterface") && !$0.hasSuffix(".private.swiftinterface") })

@@ -67,35 +67,13 @@ private func alternatingChain(from: Design, to: Design, handovers: Int, value: P
     return tail
 }
 
-/// The outcome `promise` settles with, waited for through its `then`.
-private func settled(
-    _ promise: any APlusPromise, timeout: Duration = defaultTestTimeout
-) async throws -> Result<
-    PromiseValue, any Error
-> {
-    func wait<P: APlusPromise>(_ promise: P) async throws -> Result<PromiseValue, any Error> {
-        try await awaitCompletion("a promise to settle", timeout: timeout) { complete in
-            _ = promise.then(
-                onFulfilled: { value in
-                    complete(.success(.success(value)))
-                    return nil
-                },
-                onRejected: { error in
-                    complete(.success(.failure(error)))
-                    return nil
-                }
-            )
-        }
-    }
-    return try await wait(promise)
-}
-
 @Suite("Values handed between designs")
 struct CrossDesignHandoverTests {
     @Test("one handover passes the value on as it is", arguments: designPairs)
     func oneHandover(from: Design, to: Design) async throws {
         for sent in SentValue.all {
-            let arrived = try await settled(alternatingChain(from: from, to: to, handovers: 1, value: sent.value))
+            let arrived = try await alternatingChain(from: from, to: to, handovers: 1, value: sent.value)
+                .settledResult()
             sent.check(try arrived.get(), after: 1, "\(from.rawValue) → \(to.rawValue)")
         }
     }
@@ -107,7 +85,7 @@ struct CrossDesignHandoverTests {
             let tail = try await offPool("building the chain", timeout: heavyTimeout) {
                 alternatingChain(from: from, to: to, handovers: handovers, value: sent.value)
             }
-            let arrived = try await settled(tail, timeout: heavyTimeout)
+            let arrived = try await tail.settledResult(timeout: heavyTimeout)
             sent.check(try arrived.get(), after: handovers, "\(from.rawValue) ⇄ \(to.rawValue)")
         }
     }
@@ -118,7 +96,7 @@ struct CrossDesignHandoverTests {
             P.rejected(reason)
         }
         let reason = ReasonObject()
-        let arrived = try await settled(adopting(rejected(from.promiseType, reason), by: to))
+        let arrived = try await adopting(rejected(from.promiseType, reason), by: to).settledResult()
         guard case .failure(let error) = arrived else {
             Issue.record("\(from.rawValue) → \(to.rawValue): fulfilled, not rejected")
             return
@@ -138,7 +116,7 @@ struct CrossDesignDepthTests {
         let tail = try await offPool("building the chain", timeout: heavyTimeout) {
             alternatingChain(from: from, to: to, handovers: depth, value: 42)
         }
-        let arrived = try await settled(tail, timeout: heavyTimeout)
+        let arrived = try await tail.settledResult(timeout: heavyTimeout)
         #expect(String(reflecting: try arrived.get()) == "Optional(42)")
     }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import FBLPromises
 import Foundation
 import QXPromises
 import TestSupport

@@ -81,8 +81,26 @@ extension APlusPromise {
 
     /// Waits (with a timeout) for the promise to settle and returns its outcome.
     func settledOutcome(timeout: Duration = defaultTestTimeout) async throws -> Outcome {
+        switch try await settledResult(timeout: timeout) {
+        case .success(let value): return Outcome(value: value)
+        case .failure(let error): return Outcome(error: error)
+        }
+    }
+
+    /// Waits (with a timeout) for the promise to settle and returns the value or reason exactly
+    /// as its `then` callbacks received it.
+    func settledResult(timeout: Duration = defaultTestTimeout) async throws -> Result<PromiseValue, any Error> {
         try await awaitCompletion("a promise to settle", timeout: timeout) { complete in
-            observe { complete(.success($0)) }
+            _ = then(
+                onFulfilled: { value in
+                    complete(.success(.success(value)))
+                    return nil
+                },
+                onRejected: { error in
+                    complete(.success(.failure(error)))
+                    return nil
+                }
+            )
         }
     }
 }

@@ -1,7 +1,6 @@
 import AYPromises
 import Dispatch
 import FBLPromises
-import PromiseRuntime
 import QNTasks
 import QXPromises
 import TestSupport
@@ -68,38 +67,16 @@ extension FakeEndpoint {
     /// Swift concurrency, the reference: an `async` function over the callback API; the call
     /// starts when the function is called, and cancelling the calling task cancels the request.
     func async(_ input: Input) async throws -> Output {
-        let inFlight = CancellableCall<Output>()
+        // The flag of scenario 7: a cancel before the call started cancels it as it starts.
+        let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                inFlight.started(call(input) { result in continuation.resume(with: result) })
+                let started = call(input) { result in continuation.resume(with: result) }
+                flag.onCancel { started.cancel() }
             }
         } onCancel: {
-            inFlight.cancel()
+            flag.cancel()
         }
-    }
-}
-
-/// The request an `async` call started, for a cancellation that may come before or after it
-/// started.
-final class CancellableCall<Output: Sendable>: Sendable {
-    /// Guards the call in flight and whether the task was cancelled.
-    private let state = PromiseMutex<(call: FakeCall<Output>?, isCancelled: Bool)>((nil, false))
-
-    /// Records the call; cancels it at once if the task was cancelled first.
-    func started(_ call: FakeCall<Output>) {
-        let cancelNow = state.withLock { state -> Bool in
-            state.call = call
-            return state.isCancelled
-        }
-        if cancelNow { call.cancel() }
-    }
-
-    func cancel() {
-        let call = state.withLock { state -> FakeCall<Output>? in
-            state.isCancelled = true
-            return state.call
-        }
-        call?.cancel()
     }
 }
 

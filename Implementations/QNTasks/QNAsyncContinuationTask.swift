@@ -231,14 +231,14 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// Adopting the continuation itself (`adopt(self)`, or a `then` block that returns the task
     /// `then` returned) fails it with ``QNTaskError/cycle``.
     public func adopt(_ task: QNAsyncTask<Result>) {
-        // Checked under the lock the cancellation takes: adopted after it, the task would never
-        // be cancelled.
         if task === self {
             // Waiting for itself, it would never finish: the same mistake the A+ surface and the
             // serial task report as a cycle, not a cancellation the user did not ask for.
             finish(failing: QNTaskError.cycle)
             return
         }
+        // Checked under the lock the cancellation takes: adopted after it, the task would never
+        // be cancelled.
         let isCancelled = machine.withLock { machine -> Bool in
             guard machine.isRunning else { return true }
             if machine.holdsStep {
