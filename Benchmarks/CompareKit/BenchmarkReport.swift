@@ -6,8 +6,11 @@ public import Foundation
 /// always a pure function of the JSON. ``version`` changes whenever a field changes meaning; a
 /// reader refuses a version it does not know instead of misreading it.
 public struct BenchmarkReport: Codable, Equatable, Sendable {
-    /// The format version this code writes and reads.
-    public static let currentVersion = 1
+    /// The format version this code writes. Version 1 (one process per run, a cell's samples
+    /// flat) is still read, as a run of one process.
+    public static let currentVersion = 2
+    /// The versions this code reads.
+    public static let readableVersions = 1...currentVersion
 
     /// The format version of this report.
     public var version: Int
@@ -44,10 +47,13 @@ public struct BenchmarkReport: Codable, Equatable, Sendable {
     public static func decode(from data: Data) throws -> BenchmarkReport {
         struct VersionOnly: Decodable { let version: Int }
         let version = try JSONDecoder().decode(VersionOnly.self, from: data).version
-        guard version == currentVersion else {
+        guard readableVersions.contains(version) else {
             throw ReportError.unsupportedVersion(found: version, expected: currentVersion)
         }
-        return try JSONDecoder().decode(BenchmarkReport.self, from: data)
+        var report = try JSONDecoder().decode(BenchmarkReport.self, from: data)
+        // Read into this version's shape, it is written back as this version.
+        report.version = currentVersion
+        return report
     }
 }
 
@@ -59,7 +65,8 @@ public enum ReportError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedVersion(let found, let expected):
-            return "benchmarks.json has format version \(found); this tool reads version \(expected). Rerun compare."
+            return
+                "benchmarks.json has format version \(found); this tool reads versions 1 to \(expected). Rerun compare."
         }
     }
 }
@@ -78,7 +85,9 @@ public struct RunInfo: Codable, Equatable, Sendable {
     public var machine: MachineInfo
     /// Whether `--quick` shrank sizes and repetitions (a smoke run, not for conclusions).
     public var quick: Bool
-    /// Timed repetitions per cell (after the warm-up).
+    /// Independent processes that each measured every cell (1 for a version 1 report).
+    public var processes: Int
+    /// Timed repetitions per cell in each process (after the warm-up).
     public var repetitions: Int
     /// Untimed warm-up repetitions per cell.
     public var warmups: Int
@@ -94,11 +103,13 @@ public struct RunInfo: Codable, Equatable, Sendable {
         toolchain: String,
         machine: MachineInfo,
         quick: Bool,
+        processes: Int,
         repetitions: Int,
         warmups: Int,
         durationSeconds: Double,
         peakRSSBytes: Int
     ) {
+        self.processes = processes
         self.date = date
         self.command = command
         self.commit = commit
@@ -109,6 +120,27 @@ public struct RunInfo: Codable, Equatable, Sendable {
         self.warmups = warmups
         self.durationSeconds = durationSeconds
         self.peakRSSBytes = peakRSSBytes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case date, command, commit, toolchain, machine, quick, processes, repetitions, warmups, durationSeconds
+        case peakRSSBytes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        date = try container.decode(String.self, forKey: .date)
+        command = try container.decode(String.self, forKey: .command)
+        commit = try container.decode(String.self, forKey: .commit)
+        toolchain = try container.decode(String.self, forKey: .toolchain)
+        machine = try container.decode(MachineInfo.self, forKey: .machine)
+        quick = try container.decode(Bool.self, forKey: .quick)
+        // Version 1 ran in one process.
+        processes = try container.decodeIfPresent(Int.self, forKey: .processes) ?? 1
+        repetitions = try container.decode(Int.self, forKey: .repetitions)
+        warmups = try container.decode(Int.self, forKey: .warmups)
+        durationSeconds = try container.decode(Double.self, forKey: .durationSeconds)
+        peakRSSBytes = try container.decode(Int.self, forKey: .peakRSSBytes)
     }
 }
 
@@ -210,17 +242,36 @@ public struct SizeResult: Codable, Equatable, Sendable {
 /// The samples of one contender on one scenario and size.
 public struct Cell: Codable, Equatable, Sendable {
     public var contender: String
-    /// Seconds per unit, one per timed repetition.
-    public var samples: [Double]
-    /// For two-phase scenarios (chain): seconds per unit spent building, per repetition.
+    /// Seconds per unit, one per timed repetition, per process run (in run order).
+    public var runs: [[Double]]
+    /// For two-phase scenarios (chain): seconds per unit spent building, per repetition, pooled
+    /// over the process runs.
     public var buildSamples: [Double]?
-    /// For two-phase scenarios: seconds per unit from firing to the result, per repetition.
+    /// For two-phase scenarios: seconds per unit from firing to the result, per repetition, pooled.
     public var fireSamples: [Double]?
     /// Heap allocations per unit, from one counted run (`nil` when not counted).
     public var allocationsPerUnit: Double?
     /// Scenario-specific counts (`stepsRun` for cancellation), from the last repetition.
     public var metrics: [String: Double]?
 
+    /// A cell measured in one or more process runs.
+    public init(
+        contender: String,
+        runs: [[Double]],
+        buildSamples: [Double]? = nil,
+        fireSamples: [Double]? = nil,
+        allocationsPerUnit: Double? = nil,
+        metrics: [String: Double]? = nil
+    ) {
+        self.contender = contender
+        self.runs = runs
+        self.buildSamples = buildSamples
+        self.fireSamples = fireSamples
+        self.allocationsPerUnit = allocationsPerUnit
+        self.metrics = metrics
+    }
+
+    /// A cell measured in one process run.
     public init(
         contender: String,
         samples: [Double],
@@ -229,16 +280,43 @@ public struct Cell: Codable, Equatable, Sendable {
         allocationsPerUnit: Double? = nil,
         metrics: [String: Double]? = nil
     ) {
-        self.contender = contender
-        self.samples = samples
-        self.buildSamples = buildSamples
-        self.fireSamples = fireSamples
-        self.allocationsPerUnit = allocationsPerUnit
-        self.metrics = metrics
+        self.init(
+            contender: contender, runs: [samples], buildSamples: buildSamples, fireSamples: fireSamples,
+            allocationsPerUnit: allocationsPerUnit, metrics: metrics)
     }
+
+    /// Every timed sample, pooled over the process runs.
+    public var samples: [Double] { runs.flatMap { $0 } }
 
     /// The summary of ``samples``.
     public var summary: SampleSummary { SampleSummary(samples) }
+
+    private enum CodingKeys: String, CodingKey {
+        case contender, runs, samples, buildSamples, fireSamples, allocationsPerUnit, metrics
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        contender = try container.decode(String.self, forKey: .contender)
+        // Version 1 kept one process's samples, flat.
+        runs =
+            try container.decodeIfPresent([[Double]].self, forKey: .runs)
+            ?? [container.decode([Double].self, forKey: .samples)]
+        buildSamples = try container.decodeIfPresent([Double].self, forKey: .buildSamples)
+        fireSamples = try container.decodeIfPresent([Double].self, forKey: .fireSamples)
+        allocationsPerUnit = try container.decodeIfPresent(Double.self, forKey: .allocationsPerUnit)
+        metrics = try container.decodeIfPresent([String: Double].self, forKey: .metrics)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(contender, forKey: .contender)
+        try container.encode(runs, forKey: .runs)
+        try container.encodeIfPresent(buildSamples, forKey: .buildSamples)
+        try container.encodeIfPresent(fireSamples, forKey: .fireSamples)
+        try container.encodeIfPresent(allocationsPerUnit, forKey: .allocationsPerUnit)
+        try container.encodeIfPresent(metrics, forKey: .metrics)
+    }
 }
 
 /// What one pending promise with one `then` costs in memory, for one contender.

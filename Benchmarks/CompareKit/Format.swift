@@ -17,22 +17,23 @@ public enum Format {
         }
     }
 
-    /// A ratio such as `1.23×`, `12.3×`, `0.045×`.
+    /// A ratio such as `1.23×`, `12.3×`, `0.045×`, `0.00031×`: below 0.1 with two significant digits
+    /// however small (a direct call is thousands of times cheaper than a queue hop).
     public static func ratio(_ value: Double) -> String {
         switch abs(value) {
         case 100...: return String(format: "%.0f×", value)
         case 10...: return String(format: "%.1f×", value)
         case 0.1...: return String(format: "%.2f×", value)
-        default: return String(format: "%.3f×", value)
+        case 0: return "0×"
+        default:
+            let decimals = Int(-floor(log10(abs(value)))) + 1
+            return String(format: "%.\(decimals)f×", value)
         }
     }
 
-    /// A ratio with two significant digits however small, for a bar clipped at a chart's floor:
-    /// `0.0031×`, `0.00031×` (``ratio(_:)`` would round both to `0.000×`).
-    public static func smallRatio(_ value: Double) -> String {
-        guard value > 0, value < 0.1 else { return ratio(value) }
-        let decimals = Int(-floor(log10(value))) + 1
-        return String(format: "%.\(decimals)f×", value)
+    /// An interval of ratios, `1.41–1.66`, each end with ``ratio(_:)``'s precision and no sign.
+    public static func ratioRange(_ low: Double, _ high: Double) -> String {
+        "\(ratio(low).dropLast())–\(ratio(high).dropLast())"
     }
 
     /// A power of ten as a ratio, for axis ticks: `0.01×`, `0.1×`, `1×`, `10×`, `1000×`.

@@ -3,7 +3,8 @@ import Foundation
 /// Where a `compare` run writes its reports, so that only the full default run replaces the
 /// committed ones in `Reports/`.
 ///
-/// A narrowed run (some scenarios or contenders, `--quick`, other repetitions) measures less than
+/// A narrowed run (some scenarios or contenders, `--quick`, other processes or repetitions) measures
+/// less than
 /// the report it would replace: written to `Reports/`, it would silently drop every other result
 /// and chart. It goes to ``partialRunFolder`` instead, unless `--output` names another folder.
 public enum OutputFolder {
@@ -17,19 +18,29 @@ public enum OutputFolder {
         public var scenariosNamed: Bool
         public var contendersNamed: Bool
         public var quick: Bool
+        public var processes: Int?
         public var repetitions: Int?
-        public static let defaultRepetitions = 10
+        /// Independent process runs of a full run: the interval of a ratio needs the spread between
+        /// processes, and three fit a full run in a few minutes on 2 cores.
+        public static let defaultProcesses = 3
+        /// Timed repetitions per cell in each process run.
+        public static let defaultRepetitions = 5
 
-        public init(scenariosNamed: Bool, contendersNamed: Bool, quick: Bool, repetitions: Int?) {
+        public init(
+            scenariosNamed: Bool, contendersNamed: Bool, quick: Bool, processes: Int? = nil, repetitions: Int?
+        ) {
             self.scenariosNamed = scenariosNamed
             self.contendersNamed = contendersNamed
             self.quick = quick
+            self.processes = processes
             self.repetitions = repetitions
         }
 
-        /// Every scenario, every default contender, full sizes and the default repetitions.
+        /// Every scenario, every default contender, full sizes, and the default processes and
+        /// repetitions.
         public var isFull: Bool {
             !scenariosNamed && !contendersNamed && !quick
+                && (processes ?? Self.defaultProcesses) == Self.defaultProcesses
                 && (repetitions ?? Self.defaultRepetitions) == Self.defaultRepetitions
         }
     }
@@ -38,7 +49,7 @@ public enum OutputFolder {
     public struct WouldReplaceFullReport: Error, CustomStringConvertible {
         public let folder: String
         public var description: String {
-            "a narrowed run (--scenario, --design, --quick or --repetitions) would replace the full report in "
+            "a narrowed run (--scenario, --design, --quick, --processes or --repetitions) would replace the full report in "
                 + "\(reports)/ (--output \(folder)) with part of it; give another --output, or leave it out to "
                 + "write to \(partialRunFolder)"
         }

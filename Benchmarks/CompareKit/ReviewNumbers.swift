@@ -32,7 +32,7 @@ public enum ReviewNumbers {
         var md = beginMarker + "\n"
         md += "From the committed run (\(report.run.date), \(report.run.machine.cores) cores; "
         md += "[benchmarks.md](benchmarks.md)): the median time per unit over the run's sizes, and in "
-        md += "parentheses the ratio to raw GCD at the scenario's headline size.\n\n"
+        md += "parentheses the ratio to raw GCD at the scenario's headline size with its 95 % interval.\n\n"
         md += "| Per unit | " + columns.joined(separator: " | ") + " |\n"
         md += "|---|" + String(repeating: "---:|", count: columns.count) + "\n"
         for row in rows {
@@ -49,7 +49,7 @@ public enum ReviewNumbers {
         return md + endMarker
     }
 
-    /// "0.71–0.90 µs (3.0×)", or "—" when the contender did not run the scenario.
+    /// "0.71–0.90 µs (3.0×; 2.8–3.3)", or "—" when the contender did not run the scenario.
     static func cell(_ contender: String, in scenario: ScenarioResult) -> String {
         let medians = scenario.sizes.compactMap { $0.cell(contender)?.summary.median }
         guard let low = medians.min(), let high = medians.max() else { return "—" }
@@ -62,7 +62,10 @@ public enum ReviewNumbers {
         }
         let headline = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last
         guard let headline, let ratio = MarkdownReport.ratio(contender, in: headline) else { return time }
-        return "\(time) (\(Format.ratio(ratio)))"
+        guard let interval = MarkdownReport.interval(contender, in: headline) else {
+            return "\(time) (\(Format.ratio(ratio)))"
+        }
+        return "\(time) (\(Format.ratio(ratio)); \(Format.ratioRange(interval.low, interval.high)))"
     }
 
     /// `text` with its generated section replaced by `section`, or `nil` if `text` has no section.

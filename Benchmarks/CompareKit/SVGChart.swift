@@ -12,14 +12,27 @@ public enum SVGChart {
         /// `(x, y)` points for a line chart; for a bar chart, one `y` per group in group order
         /// (`nil` where the series has no bar).
         public var points: [(x: Double, y: Double?)]
+        /// For a bar chart, the interval drawn as a whisker on each bar, in group order (`nil`, or
+        /// none at all, for no whisker).
+        public var intervals: [(low: Double, high: Double)?]
+        /// The index of the series' style in ``styles`` (default: its position in the chart), so a
+        /// contender keeps its colour in a chart that leaves another out.
+        public var style: Int?
 
-        public init(name: String, points: [(x: Double, y: Double?)]) {
+        public init(
+            name: String, points: [(x: Double, y: Double?)], intervals: [(low: Double, high: Double)?] = [],
+            style: Int? = nil
+        ) {
             self.name = name
             self.points = points
+            self.intervals = intervals
+            self.style = style
         }
 
         public static func == (lhs: Series, rhs: Series) -> Bool {
             lhs.name == rhs.name && lhs.points.elementsEqual(rhs.points) { $0.x == $1.x && $0.y == $1.y }
+                && lhs.intervals.elementsEqual(rhs.intervals) { $0?.low == $1?.low && $0?.high == $1?.high }
+                && lhs.style == rhs.style
         }
     }
 
@@ -112,17 +125,17 @@ public enum SVGChart {
     }
 
     /// A grouped bar chart on a logarithmic axis whose bars rise (or fall) from a reference value
-    /// (for example 1×, the baseline's own ratio), drawn as a dashed line.
+    /// (for example 1×, the baseline's own ratio), drawn as a dashed line. The axis covers every
+    /// bar and whisker in whole decades, so nothing is clipped.
     ///
     /// - Parameters:
     ///   - subtitle: A line under the title (what the chart leaves out), or `nil`.
     ///   - groups: The group labels along the x axis.
-    ///   - series: One bar per group per series; a `nil` value is labelled "n/a" at the reference.
+    ///   - series: One bar per group per series, with an optional whisker each; a `nil` value is
+    ///     drawn as a small ring on the reference line (the subtitle should say what it means).
     ///   - reference: Where bars start.
-    ///   - floor: The lowest value the axis shows; a smaller value is drawn down to it and
-    ///     labelled with its value.
+    ///   - notes: Short lines under the legend (what the whiskers and rings mean).
     ///   - formatY: How a bar's value is written (its tooltip).
-    ///   - formatClipped: How a bar clipped at `floor` is labelled with its value.
     ///   - formatTick: How a tick (a power of ten) is labelled.
     public static func logBars(
         title: String,
@@ -131,13 +144,13 @@ public enum SVGChart {
         groups: [String],
         series: [Series],
         reference: Double,
-        floor: Double,
+        notes: [String] = [],
         formatY: (Double) -> String,
-        formatClipped: (Double) -> String,
         formatTick: (Double) -> String
     ) -> String {
-        let values = series.flatMap { $0.points.compactMap(\.y) }.filter { $0 > 0 }.map { max($0, floor) }
-        let ys = decades(values + [reference, floor])
+        let whiskers = series.flatMap { $0.intervals.compactMap { $0 }.flatMap { [$0.low, $0.high] } }
+        let values = series.flatMap { $0.points.compactMap(\.y) } + whiskers
+        let ys = decades(values.filter { $0 > 0 } + [reference])
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
         func py(_ y: Double) -> Double { top + plotHeight - (log10(y) - ys.low) / (ys.high - ys.low) * plotHeight }
@@ -158,31 +171,39 @@ public enum SVGChart {
         svg += axes(plotWidth: plotWidth, plotHeight: plotHeight, xLabel: "", yLabel: yLabel)
         let referenceY = py(reference)
         for (index, entry) in series.enumerated() {
-            let style = style(index)
+            let style = style(entry.style ?? index)
             for groupIndex in groups.indices {
                 let x = left + groupWidth * (Double(groupIndex) + 0.1) + barWidth * Double(index)
                 let centre = x + barWidth / 2
                 guard groupIndex < entry.points.count, let value = entry.points[groupIndex].y, value > 0 else {
-                    // No bar: say so where the bar would start.
-                    svg += "  <text x=\"\(f(centre))\" y=\"\(f(referenceY - 4))\" font-size=\"8\" fill=\"#555555\""
-                    svg +=
-                        " text-anchor=\"start\" transform=\"rotate(-90 \(f(centre)) \(f(referenceY - 4)))\">n/a</text>\n"
+                    // No bar: a ring where the bar would start.
+                    svg += "  <circle cx=\"\(f(centre))\" cy=\"\(f(referenceY))\" r=\"\(f(min(barWidth / 2, 2.5)))\""
+                    svg += " fill=\"#ffffff\" stroke=\"#555555\" stroke-width=\"1\"/>\n"
                     continue
                 }
-                let end = py(max(value, floor))
+                let end = py(value)
                 let (y, height) = end < referenceY ? (end, referenceY - end) : (referenceY, end - referenceY)
                 svg += "  <rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(barWidth))\" height=\"\(f(max(height, 1)))\""
                 svg += " fill=\"\(style.color)\"><title>\(escape(entry.name)) \(escape(groups[groupIndex])): "
                 svg += "\(escape(formatY(value)))</title></rect>\n"
-                if value < floor {
-                    // Clipped at the axis: label the bar with its value.
-                    svg += "  <text x=\"\(f(centre + 3))\" y=\"\(f(end - 4))\" font-size=\"9\" text-anchor=\"start\""
-                    svg += " paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\""
-                    svg +=
-                        " transform=\"rotate(-90 \(f(centre + 3)) \(f(end - 4)))\">\(escape(formatClipped(value)))</text>\n"
+                if groupIndex < entry.intervals.count, let interval = entry.intervals[groupIndex],
+                    interval.low > 0, interval.high > 0
+                {
+                    // A dark line with a white edge, visible on every bar colour and on white.
+                    let (lowY, highY) = (py(interval.low), py(interval.high))
+                    for (stroke, width) in [("#ffffff", 3.0), ("#222222", 1.2)] {
+                        svg += "  <path d=\"M\(f(centre)) \(f(lowY)) V\(f(highY))"
+                        svg +=
+                            " M\(f(centre - 2)) \(f(lowY)) H\(f(centre + 2)) M\(f(centre - 2)) \(f(highY)) H\(f(centre + 2))\""
+                        svg += " stroke=\"\(stroke)\" stroke-width=\"\(f(width))\" fill=\"none\"/>\n"
+                    }
                 }
             }
             svg += legend(index: index, name: entry.name, style: style, line: false)
+        }
+        for (index, note) in notes.enumerated() {
+            let y = top + 10 + Double(series.count + index) * 20 + 8
+            svg += text(width - right + 16, y, note, anchor: "start", extra: " font-size=\"10\" fill=\"#333333\"")
         }
         svg += "  <line x1=\"\(f(left))\" y1=\"\(f(referenceY))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(referenceY))\""
         svg += " stroke=\"#000000\" stroke-dasharray=\"6 4\"/>\n"

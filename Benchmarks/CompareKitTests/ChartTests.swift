@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import CompareKit
@@ -13,32 +14,41 @@ struct ChartTests {
         #expect(styles.filter { $0.dash != nil }.count == styles.count / 2)
     }
 
-    @Test("ratio ticks read as decades, and a clipped bar's value keeps two significant digits")
+    @Test("ratio ticks read as decades, and a small ratio keeps two significant digits")
     func ticks() {
-        #expect(Format.smallRatio(0.00031) == "0.00031×")
-        #expect(Format.smallRatio(0.0031) == "0.0031×")
-        #expect(Format.smallRatio(0.5) == Format.ratio(0.5))
+        #expect(Format.ratio(0.00031) == "0.00031×")
+        #expect(Format.ratio(0.0031) == "0.0031×")
+        #expect(Format.ratio(0.045) == "0.045×")
+        #expect(Format.ratio(0.5) == "0.50×")
+        #expect(Format.ratioRange(0.0031, 1.234) == "0.0031–1.23")
         #expect(Format.decadeRatio(0.01) == "0.01×")
         #expect(Format.decadeRatio(0.1) == "0.1×")
         #expect(Format.decadeRatio(1) == "1×")
         #expect(Format.decadeRatio(1000) == "1000×")
     }
 
-    @Test("bars start at the reference, a missing bar says n/a, a bar below the floor shows its value")
+    @Test("bars start at the reference, a missing bar is a ring, whiskers show, and the axis covers every bar")
     func bars() {
         let svg = SVGChart.logBars(
             title: "t", subtitle: "2 of 3 scenarios", yLabel: "y", groups: ["a", "b"],
             series: [
-                SVGChart.Series(name: "fast", points: [(0, 0.00031), (1, nil)]),
-                SVGChart.Series(name: "slow", points: [(0, 10), (1, 2)]),
+                SVGChart.Series(
+                    name: "fast", points: [(0, 0.00031), (1, nil)], intervals: [(low: 0.0002, high: 0.0004), nil]),
+                SVGChart.Series(name: "slow", points: [(0, 10), (1, 2)], intervals: [(low: 8, high: 30), nil]),
             ],
-            reference: 1, floor: 0.01, formatY: Format.ratio, formatClipped: Format.smallRatio,
-            formatTick: Format.decadeRatio)
-        #expect(svg.contains(">n/a</text>"))
-        #expect(svg.contains(">0.00031×</text>"), "the clipped bar's value")
+            reference: 1, formatY: Format.ratio, formatTick: Format.decadeRatio)
+        #expect(!svg.contains("n/a"))
+        #expect(svg.components(separatedBy: "<circle").count - 1 == 1, "one ring for the one missing bar")
+        #expect(svg.components(separatedBy: "<path").count - 1 == 4, "two whiskers, each a white edge and a line")
         #expect(svg.contains(">2 of 3 scenarios</text>"))
-        #expect(!svg.contains(">0.000×<"))
-        #expect(
-            svg.contains(">0.01×</text>") && !svg.contains(">0.001×</text>\n  <line"), "the axis stops at the floor")
+        #expect(svg.contains(">0.0001×</text>") && svg.contains(">100×</text>"), "the axis covers 0.0002 to 30")
+        #expect(!svg.contains(">0.00001×</text>"))
+    }
+
+    @Test("the ratio chart has no bar and no legend entry for raw GCD, the reference")
+    func noReferenceBar() throws {
+        let svg = try #require(MarkdownReport.ratioChart(for: ReportFixture.report))
+        #expect(!svg.contains(">GCD</text>"))
+        #expect(svg.contains(">FBL</text>"))
     }
 }

@@ -36,11 +36,13 @@ struct CompareCommandTests {
     func helpListsOptions() throws {
         let (status, help) = try Self.runCompare(["--help"])
         #expect(status == 0)
-        for option in ["--quick", "--scenario", "--design", "--repetitions", "--skip-conformance", "--output"] {
+        for option in [
+            "--quick", "--scenario", "--design", "--processes", "--repetitions", "--skip-conformance", "--output",
+        ] {
             #expect(help.contains(option), "\(option) missing from compare --help")
         }
         let subcommands = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
-        for subcommand in ["benchmark", "conformance", "render"] {
+        for subcommand in ["benchmark", "conformance", "render", "record"] {
             #expect(subcommands.contains("  \(subcommand) "), "\(subcommand) missing from the subcommands")
         }
     }

@@ -6,12 +6,13 @@ import Testing
 struct OutputFolderTests {
     static let full = OutputFolder.Run(scenariosNamed: false, contendersNamed: false, quick: false, repetitions: nil)
 
-    @Test("the full default run writes Reports/; ten repetitions named are still the full run")
+    @Test("the full default run writes Reports/; the default processes and repetitions named are still the full run")
     func fullRun() throws {
         #expect(try OutputFolder.folder(explicit: nil, for: Self.full) == "Reports")
-        var ten = Self.full
-        ten.repetitions = 10
-        #expect(try OutputFolder.folder(explicit: nil, for: ten) == "Reports")
+        var named = Self.full
+        named.processes = 3
+        named.repetitions = 5
+        #expect(try OutputFolder.folder(explicit: nil, for: named) == "Reports")
         #expect(try OutputFolder.folder(explicit: "/tmp/x", for: Self.full) == "/tmp/x")
     }
 
@@ -22,6 +23,8 @@ struct OutputFolderTests {
             OutputFolder.Run(scenariosNamed: false, contendersNamed: true, quick: false, repetitions: nil),
             OutputFolder.Run(scenariosNamed: false, contendersNamed: false, quick: true, repetitions: nil),
             OutputFolder.Run(scenariosNamed: false, contendersNamed: false, quick: false, repetitions: 3),
+            OutputFolder.Run(
+                scenariosNamed: false, contendersNamed: false, quick: false, processes: 1, repetitions: nil),
         ])
     func narrowedRun(_ run: OutputFolder.Run) throws {
         #expect(!run.isFull)

@@ -25,13 +25,13 @@ struct ReviewNumbersTests {
     func cells() throws {
         let chain = try #require(ReportFixture.report.scenarios.first { $0.id == "chain" })
         #expect(ReviewNumbers.cell("nobody", in: chain) == "—")
-        #expect(ReviewNumbers.cell("FBL", in: chain) == "360–432 ns (1.41×)")
+        #expect(ReviewNumbers.cell("FBL", in: chain) == "360–432 ns (1.44×; 1.37–1.51)")
         var crossing = chain
         crossing.sizes = chain.sizes.enumerated().map { index, size in
             var size = size
             size.cells = size.cells.map { cell in
                 var cell = cell
-                if cell.contender == "FBL" { cell.samples = [index == 0 ? 850e-9 : 1.2e-6] }
+                if cell.contender == "FBL" { cell.runs = [[index == 0 ? 850e-9 : 1.2e-6]] }
                 return cell
             }
             return size

@@ -14,14 +14,16 @@ struct Compare: ParsableCommand {
         commandName: "compare",
         abstract: "Benchmark the promise designs against baselines and peers, and regenerate Reports/.",
         discussion: """
-            With no subcommand, runs every scenario for every contender, then the Promises/A+ suite \
-            for every design, and writes benchmarks.json, benchmarks.md, its SVG charts and \
-            conformance.md into Reports/. A narrowed run (--scenario, --design, --quick or \
-            --repetitions) writes to \(OutputFolder.partialRunFolder) unless --output names another \
-            folder, and never into Reports/. Timings need an optimised build: a debug build of \
-            compare builds and runs the release build of itself with the same arguments.
+            With no subcommand, runs every scenario for every contender in \
+            \(OutputFolder.Run.defaultProcesses) independent processes, then the Promises/A+ suite for \
+            every design, and writes benchmarks.json, benchmarks.md, its SVG charts, conformance.md \
+            and the run's record in runs/ into Reports/. A narrowed run (--scenario, --design, \
+            --quick, --processes or --repetitions) writes to \(OutputFolder.partialRunFolder) unless \
+            --output names another folder, and never into Reports/. Timings need an optimised build: \
+            a debug build of compare builds and runs the release build of itself with the same \
+            arguments.
             """,
-        subcommands: [Benchmark.self, Conformance.self, Render.self]
+        subcommands: [Benchmark.self, Conformance.self, Render.self, Record.self]
     )
 
     @OptionGroup var options: BenchmarkOptions
@@ -60,8 +62,26 @@ struct BenchmarkOptions: ParsableArguments {
     )
     var designs: [String] = []
 
-    @Option(help: "Timed repetitions per cell (default \(OutputFolder.Run.defaultRepetitions), or 3 with --quick).")
+    @Option(
+        help: """
+            Independent processes that each measure every cell (default \(OutputFolder.Run.defaultProcesses), \
+            or 1 with --quick): the intervals need the spread between processes.
+            """)
+    var processes: Int?
+
+    @Option(
+        help:
+            "Timed repetitions per cell in each process (default \(OutputFolder.Run.defaultRepetitions), or 3 with --quick)."
+    )
     var repetitions: Int?
+
+    /// Set by the parent in each process run it starts: measure, write the results here, exit.
+    @Option(help: .hidden)
+    var processRunOutput: String?
+
+    /// Set by the parent: which process run this is (0, 1, …), so each shuffles in its own order.
+    @Option(help: .hidden)
+    var processRunIndex = 0
 
     @Flag(help: "Skip the Promises/A+ run and leave conformance.md as it is.")
     var skipConformance = false
@@ -76,12 +96,15 @@ struct BenchmarkOptions: ParsableArguments {
     var outputRun: OutputFolder.Run {
         OutputFolder.Run(
             scenariosNamed: !scenarios.isEmpty, contendersNamed: !designs.isEmpty, quick: quick,
-            repetitions: repetitions)
+            processes: processes, repetitions: repetitions)
     }
 
     func validate() throws {
         if let repetitions, repetitions < 1 {
             throw ValidationError("--repetitions must be at least 1 (got \(repetitions)).")
+        }
+        if let processes, processes < 1 {
+            throw ValidationError("--processes must be at least 1 (got \(processes)).")
         }
         let known = Set((allContenders + experimentalContenders).map { $0.info.name.lowercased() })
         for name in designs where !known.contains(name.lowercased()) {
@@ -99,10 +122,12 @@ struct BenchmarkOptions: ParsableArguments {
     /// For `conformance` and `render`, which only read `--output`: the benchmark's options would be
     /// accepted where they stand and silently ignored.
     func rejectBenchmarkOnlyOptions(for command: String) throws {
-        if quick || !scenarios.isEmpty || !designs.isEmpty || repetitions != nil || skipConformance {
+        if quick || !scenarios.isEmpty || !designs.isEmpty || processes != nil || repetitions != nil
+            || skipConformance
+        {
             throw ValidationError(
-                "compare \(command) takes only --output; --quick, --scenario, --design, --repetitions and "
-                    + "--skip-conformance are for a benchmark run.")
+                "compare \(command) takes only --output; --quick, --scenario, --design, --processes, --repetitions "
+                    + "and --skip-conformance are for a benchmark run.")
         }
     }
 
@@ -119,34 +144,38 @@ struct BenchmarkOptions: ParsableArguments {
                 } + experimentalContenders.filter { wanted.contains($0.info.name.lowercased()) },
                 repetitions: repetitions ?? (quick ? 3 : OutputFolder.Run.defaultRepetitions),
                 warmups: 1,
-                quick: quick
+                quick: quick,
+                processRun: processRunIndex
             )
+            if let processRunOutput {
+                runOffMain { try ProcessRuns.measure(plan, writingTo: processRunOutput) }
+            }
             let output = try OutputFolder.folder(explicit: output, for: outputRun)
+            let isFull = outputRun.isFull
+            let processes = processes ?? (quick ? 1 : OutputFolder.Run.defaultProcesses)
             let skipConformance = skipConformance
-            let command = (["swift run -c release compare"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            let command = (["swift run -c release compare"] + arguments).joined(separator: " ")
             runOffMain {
                 try Reports.prepare(output)
                 let started = ContinuousClock.now
-                let harness = Harness(plan: plan)
-                let scenarios = try harness.measureScenarios()
-                let memory = try harness.measureMemory()
-                let report = BenchmarkReport(
-                    run: RunInfo(
-                        date: Provenance.now(),
-                        command: command,
-                        commit: Provenance.commit(),
-                        toolchain: Provenance.toolchain(),
-                        machine: Provenance.machine(),
-                        quick: plan.quick,
-                        repetitions: plan.repetitions,
-                        warmups: plan.warmups,
-                        durationSeconds: (ContinuousClock.now - started).seconds,
-                        peakRSSBytes: peakResidentBytes()
-                    ),
-                    contenders: plan.contenders.map(\.info),
-                    scenarios: scenarios,
-                    memory: memory
+                let runs = try ProcessRuns.run(processes, arguments: arguments)
+                var report = try ProcessRuns.merge(runs)
+                report.run = RunInfo(
+                    date: Provenance.now(),
+                    command: command,
+                    commit: Provenance.commit(),
+                    toolchain: Provenance.toolchain(),
+                    machine: Provenance.machine(),
+                    quick: plan.quick,
+                    processes: processes,
+                    repetitions: plan.repetitions,
+                    warmups: plan.warmups,
+                    durationSeconds: (ContinuousClock.now - started).seconds,
+                    peakRSSBytes: runs.map(\.run.peakRSSBytes).max() ?? 0
                 )
+                // Only a full run is a record: a narrowed one measured other things.
+                if isFull { try Reports.writeRecord(RunRecord(report: report), to: output) }
                 try Reports.writeBenchmarks(report, to: output)
                 if !skipConformance { try Reports.writeConformance(to: output) }
             }
@@ -197,6 +226,41 @@ struct Render: ParsableCommand {
     }
 }
 
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add the record of a full run's benchmarks.json (from another machine, say) to runs/.",
+        discussion: """
+            The folder is compare's --output (default Reports): `compare record /tmp/x/benchmarks.json` \
+            adds runs/<date>-<cpu>-<commit>.json there and rewrites benchmarks.md, whose section on what \
+            holds across runs reads every record. A quick run is refused: it is a smoke test.
+            """
+    )
+
+    @ParentCommand var compare: Compare
+
+    @Argument(help: "The benchmarks.json of a full run.")
+    var report: String
+
+    func validate() throws { try compare.options.rejectBenchmarkOnlyOptions(for: Self._commandName) }
+
+    func run() throws {
+        let output = compare.options.output ?? OutputFolder.reports
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: report)) } catch {
+            throw ValidationError("cannot read \(report): \(error.localizedDescription)")
+        }
+        let recorded = try BenchmarkReport.decode(from: data)
+        guard !recorded.run.quick else {
+            throw ValidationError("\(report) is a --quick run: a smoke test, not a record")
+        }
+        try Reports.writeRecord(RunRecord(report: recorded), to: output)
+        let current = URL(fileURLWithPath: output).appendingPathComponent("benchmarks.json")
+        if let data = try? Data(contentsOf: current) {
+            try Reports.writeMarkdown(try BenchmarkReport.decode(from: data), to: output)
+        }
+    }
+}
+
 /// Writing the report files.
 enum Reports {
     static func prepare(_ folder: String) throws {
@@ -210,9 +274,17 @@ enum Reports {
         log("wrote \(folder)/benchmarks.json and benchmarks.md")
     }
 
+    static func writeRecord(_ record: RunRecord, to folder: String) throws {
+        let runs = URL(fileURLWithPath: folder).appendingPathComponent(RunRecord.folderName)
+        try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
+        try record.jsonData().write(to: runs.appendingPathComponent(record.fileName))
+        log("wrote \(folder)/\(RunRecord.folderName)/\(record.fileName)")
+    }
+
     static func writeMarkdown(_ report: BenchmarkReport, to folder: String) throws {
         let url = URL(fileURLWithPath: folder)
-        for file in MarkdownReport.files(for: report) {
+        let records = try RunRecord.all(in: url.appendingPathComponent(RunRecord.folderName))
+        for file in MarkdownReport.files(for: report, records: records) {
             try Data(file.contents.utf8).write(to: url.appendingPathComponent(file.name))
         }
         // The design review quotes this run's numbers: rewrite its generated section, if the

@@ -8,6 +8,8 @@ struct RunPlan {
     var repetitions: Int
     var warmups: Int
     var quick: Bool
+    /// Which process run this is: each shuffles the contenders in an order of its own.
+    var processRun: Int
 }
 
 /// Runs every scenario × size × contender cell: checks the result, warms up, counts allocations
@@ -95,7 +97,7 @@ final class Harness {
         // sample, and moved its median (FBL's single: 4.3x raw GCD behind Combine, 1.5-2.6x
         // elsewhere); shuffled, it lands on each contender in a few samples, which the median
         // leaves out.
-        var order = SplitMix64(seed: UInt64(size) &* 31 &+ UInt64(number))
+        var order = SplitMix64(seed: Bootstrap.seed(String(size), String(number), String(plan.processRun)))
         for repetition in 0..<plan.repetitions {
             report("\(label): repetition \(repetition + 1)/\(plan.repetitions)")
             for (contender, run) in contenders.shuffled(using: &order) {

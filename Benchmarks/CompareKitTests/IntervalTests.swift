@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import CompareKit
+
+@Suite("Intervals, ranks and verdicts")
+struct IntervalTests {
+    @Test("the interval contains the point estimate and is the same for the same samples and seed")
+    func repeatable() {
+        let top: [[Double]] = [[10, 11, 12, 10, 11], [14, 15, 13, 14, 15], [11, 12, 11, 12, 13]]
+        let bottom: [[Double]] = [[5, 5, 6, 5, 5], [6, 6, 7, 6, 6], [5, 6, 5, 6, 5]]
+        let first = Bootstrap.ratio(top, over: bottom, seed: 7)
+        #expect(first == Bootstrap.ratio(top, over: bottom, seed: 7))
+        #expect(first.low <= first.value && first.value <= first.high)
+        #expect(first.value == 12.0 / 6.0 || abs(first.value - 12.0 / 6.0) < 1e-12)
+    }
+
+    @Test("spread between process runs widens the interval; repetitions alone cannot hide it")
+    func processSpreadCounts() {
+        let bottom: [[Double]] = Array(repeating: [1, 1, 1, 1, 1], count: 3)
+        let calm = Bootstrap.ratio(
+            [[2, 2.01, 1.99, 2, 2], [2, 2.01, 1.99, 2, 2], [2, 2, 2.01, 1.99, 2]], over: bottom, seed: 1)
+        // Each process is as steady as the calm one, but the processes disagree.
+        let drifting = Bootstrap.ratio(
+            [[2, 2.01, 1.99, 2, 2], [2.6, 2.61, 2.59, 2.6, 2.6], [2.3, 2.3, 2.31, 2.29, 2.3]], over: bottom, seed: 1)
+        #expect(calm.high - calm.low < 0.05)
+        #expect(drifting.high - drifting.low > 0.5)
+    }
+
+    @Test("a rank counts only the contenders wholly below, so overlapping intervals share a rank")
+    func ranks() {
+        let places = Ranking.places([
+            ("QN", Interval(value: 6, low: 5.5, high: 6.5)),
+            ("AY", Interval(value: 3.0, low: 2.7, high: 3.3)),
+            ("FBL", Interval(value: 2.6, low: 2.4, high: 2.8)),
+            ("QX", Interval(value: 3.3, low: 2.9, high: 3.6)),
+        ])
+        #expect(places.map(\.contender) == ["FBL", "AY", "QX", "QN"])
+        #expect(places.map(\.rank) == [1, 1, 2, 4])
+        #expect(Ranking.text(places) == "1 FBL, AY · 2 QX · 4 QN")
+        #expect(Ranking.ties(places).map { "\($0.0)=\($0.1)" } == ["FBL=AY", "AY=QX"])
+    }
+
+    @Test("a limit is met only below the whole interval, missed only under it, and undecided inside it")
+    func verdicts() {
+        let interval = Interval(value: 2.7, low: 2.5, high: 2.9)
+        #expect(Verdict(interval, limit: 3) == .met)
+        #expect(Verdict(interval, limit: 2.9) == .met)
+        #expect(Verdict(interval, limit: 2.67) == .undecided)
+        #expect(Verdict(interval, limit: 2.4) == .missed)
+    }
+
+    @Test("across runs: an order beyond the noise in every run holds; one that flips is named")
+    func acrossRuns() {
+        func record(_ ratios: [String: Interval]) -> RunRecord {
+            var record = ReportFixture.record
+            record.designs = ["FBL", "AY", "QX"]
+            record.scenarios = [ScenarioRecord(id: "fan-out", title: "fan-out", size: 1, ratios: ratios)]
+            return record
+        }
+        let one = record([
+            "FBL": Interval(value: 1.5, low: 1.4, high: 1.6), "AY": Interval(value: 1.2, low: 1.1, high: 1.3),
+            "QX": Interval(value: 3, low: 2.8, high: 3.2),
+        ])
+        let two = record([
+            "FBL": Interval(value: 2, low: 1.9, high: 2.1), "AY": Interval(value: 2.5, low: 2.4, high: 2.6),
+            "QX": Interval(value: 3, low: 2.8, high: 3.2),
+        ])
+        #expect(
+            RunComparison.findings(scenario: "fan-out", records: [one, two])
+                == [.reversed("FBL", "AY"), .alwaysBelow("FBL", "QX"), .alwaysBelow("AY", "QX")])
+    }
+
+    @Test("a record round-trips, and its file name sorts by date and names the machine and commit")
+    func recordFile() throws {
+        let record = ReportFixture.record
+        #expect(try RunRecord.decode(from: record.jsonData()) == record)
+        #expect(record.fileName == "2026-11-21T12-00-00Z-test-cpu-abc1234.json")
+        #expect(record.scenarios.map(\.id) == ["single", "chain"])
+        #expect(record.scenarios[1].size == 100)
+    }
+}
