@@ -185,15 +185,33 @@ let benchmarkTargets: [Target] = [
         path: "Benchmarks/compare",
         swiftSettings: strictSettings
     ),
+    // Each design's basic operations, which the two cost counters below run.
+    .target(
+        name: "CostOperations",
+        dependencies: ["CompareKit", "DesignRegistry", "PromiseInterface"] + allDesigns,
+        path: "Benchmarks/CostOperations",
+        swiftSettings: strictSettings
+    ),
     // Exact allocation counts per operation of each design, for `AllocationBudgetTests`; its own
     // process, since the malloc interposer replaces `malloc` for everything in it.
     .executableTarget(
         name: "AllocationCounter",
         dependencies: [
-            "CompareKit", "DesignRegistry", "PromiseInterface", "PromiseRuntime",
+            "CostOperations",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-        ] + allDesigns,
+        ],
         path: "Benchmarks/AllocationCounter",
+        swiftSettings: strictSettings
+    ),
+    // Instructions per operation of each design under valgrind's callgrind, checked against
+    // budgets in CI (`swift run -c release InstructionCounter`); no interposer, so malloc is the
+    // C library's.
+    .executableTarget(
+        name: "InstructionCounter",
+        dependencies: [
+            "CostOperations", "CompareKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
+        path: "Benchmarks/InstructionCounter",
         swiftSettings: strictSettings
     ),
     .testTarget(
