@@ -42,15 +42,15 @@ struct InstructionCounter: ParsableCommand {
                 "AY pending promise with one then": 11_218,
                 "AY chain link": 6_416,
                 "AY fan-out observer": 7_398,
-                "AY all input": 12_297,
+                "AY all input": 12_244,
                 "QX pending promise with one then": 14_399,
                 "QX chain link": 7_045,
                 "QX fan-out observer": 8_344,
                 "QX all input": 10_178,
-                "QX key-value observation": 15_300,
-                "QN pending task with one map": 17_318,
-                "QN map link": 10_351,
-                "QN fan-out observer": 13_174,
+                "QX key-value observation": 15_088,
+                "QN pending task with one map": 17_266,
+                "QN map link": 10_139,
+                "QN fan-out observer": 12_963,
             ]
         #else
             return [:]
