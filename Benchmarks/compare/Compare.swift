@@ -284,7 +284,8 @@ enum Reports {
     static func writeMarkdown(_ report: BenchmarkReport, to folder: String) throws {
         let url = URL(fileURLWithPath: folder)
         let records = try RunRecord.all(in: url.appendingPathComponent(RunRecord.folderName))
-        for file in MarkdownReport.files(for: report, records: records) {
+        let codeSinceRun = CodeSinceRun.compute(since: report.run.commit, root: ReleaseBuild.packageRoot)
+        for file in MarkdownReport.files(for: report, records: records, codeSinceRun: codeSinceRun) {
             try Data(file.contents.utf8).write(to: url.appendingPathComponent(file.name))
         }
         // The design review quotes this run's numbers: rewrite its generated section, if the
