@@ -16,7 +16,8 @@ public enum Targets {
 
     /// "At most `factor` times `contender`'s ratio in the same run": a goal that moves with the
     /// machine as the contender it names does, so two runs on a noisy machine agree on it more
-    /// than on a fixed ratio. Met within the two cells' MAD (see ``meets(measured:limit:tolerance:)``).
+    /// than on a fixed ratio. Judged on the interval of the design's time over the contender's
+    /// (``Verdict``).
     public struct RelativeLimit: Sendable, Equatable {
         /// The contender whose ratio is the yardstick (`NIO`, `FBL`, `Swift concurrency`).
         public var contender: String
@@ -71,11 +72,6 @@ public enum Targets {
         default:
             return Limits(ratios: [:], bytesPerPending: .infinity, allocationsPerPending: .infinity)
         }
-    }
-
-    /// Whether `measured` meets `limit`, allowing `tolerance` (the run's noise in the same units).
-    public static func meets(measured: Double, limit: Double, tolerance: Double = 0) -> Bool {
-        measured <= limit + tolerance
     }
 
     private static func relative(
