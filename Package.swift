@@ -1,11 +1,11 @@
 // swift-tools-version: 6.2
 //
-// Four Objective-C promise designs, reimplemented side by side behind one shared protocol.
-// The folders read as the architecture. `Implementations/` holds one folder per design, the
-// vocabulary their public APIs share (`SharedPromiseTypes`), the runtime they share
-// (`PromiseRuntime`: locks, first-call gate, adoption-cycle walk, leak check), the Promises/A+
-// adapter protocol (`PromiseInterface`) and the registry of designs with each design's adapter
-// (`DesignRegistry`). `ConformanceTests/` holds the Promises/A+ suite (written once) and the
+// Four Objective-C promise designs, reimplemented side by side behind one shared protocol: the
+// Promises/A+ suite's adapter protocol, which outside libraries use too. The folders read as the
+// architecture. `Implementations/` holds one folder per design, the vocabulary their public APIs
+// share (`SharedPromiseTypes`), the runtime they share (`PromiseRuntime`: locks, first-call gate,
+// adoption-cycle walk, leak check) and the registry of designs with each design's adapter to the
+// suite (`DesignRegistry`). `ConformanceTests/` holds the Promises/A+ suite (written once) and the
 // tests; `Benchmarks/` holds the `compare` tool.
 //
 // Adding a design: add its module name to `designModules` below; the README's checklist has the
@@ -48,19 +48,12 @@ let implementationTargets: [Target] =
             path: "Implementations/PromiseRuntime",
             swiftSettings: strictSettings
         ),
-        // The shared protocol (`APlusPromise`, `Deferred`, which is the suite's `APlusDeferred`):
-        // what the suite, the reliability tests and the benchmarks drive. No design depends on it.
-        .target(
-            name: "PromiseInterface",
-            dependencies: ["SharedPromiseTypes", "APlusSuite"],
-            path: "Implementations/PromiseInterface",
-            swiftSettings: strictSettings
-        ),
-        // Every design's adapter to `APlusPromise` (`Adapters/`), and the `Design` list that the
-        // suite, the benchmarks and the reports iterate.
+        // Every design's adapter to the Promises/A+ suite's `APlusAdapter` (`Adapters/`), and the
+        // `Design` list that the suite, the reliability tests, the benchmarks and the reports
+        // iterate. No design depends on it.
         .target(
             name: "DesignRegistry",
-            dependencies: ["APlusSuite", "PromiseInterface", "PromiseRuntime"] + allDesigns,
+            dependencies: ["APlusSuite", "PromiseRuntime", "SharedPromiseTypes"] + allDesigns,
             path: "Implementations/DesignRegistry",
             swiftSettings: strictSettings
         ),
@@ -102,7 +95,7 @@ let conformanceTargets: [Target] =
         .testTarget(
             name: "APlusConformanceTests",
             dependencies: [
-                "APlusSuite", "APlusSuiteTesting", "APlusSuiteXCTest", "DesignRegistry", "PromiseInterface",
+                "APlusSuite", "APlusSuiteTesting", "APlusSuiteXCTest", "DesignRegistry",
                 "PromiseRuntime", "TestSupport",
             ],
             path: "ConformanceTests/APlusConformanceTests",
@@ -125,7 +118,7 @@ let conformanceTargets: [Target] =
         // The same application scenarios written in every design's style.
         .testTarget(
             name: "ScenarioTests",
-            dependencies: ["DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport"] + allDesigns,
+            dependencies: ["DesignRegistry", "PromiseRuntime", "TestSupport"] + allDesigns,
             path: "ConformanceTests/ScenarioTests",
             swiftSettings: strictSettings
         ),
@@ -133,13 +126,13 @@ let conformanceTargets: [Target] =
         // against the text.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport"] + allDesigns,
+            dependencies: ["DesignRegistry", "PromiseRuntime", "TestSupport"] + allDesigns,
             path: "ConformanceTests/DocumentationTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport"] + allDesigns,
+            dependencies: ["DesignRegistry", "PromiseRuntime", "TestSupport"] + allDesigns,
             path: "ConformanceTests/ReliabilityTests",
             swiftSettings: strictSettings
         ),
@@ -155,7 +148,7 @@ let conformanceTargets: [Target] =
         .testTarget(
             name: "\(design)Tests",
             dependencies: [
-                .target(name: design), "DesignRegistry", "PromiseInterface", "PromiseRuntime", "TestSupport",
+                .target(name: design), "DesignRegistry", "PromiseRuntime", "TestSupport",
             ],
             path: "ConformanceTests/\(design)Tests",
             swiftSettings: strictSettings
@@ -174,7 +167,7 @@ let benchmarkTargets: [Target] = [
     .executableTarget(
         name: "compare",
         dependencies: [
-            "CompareKit", "DesignRegistry", "PromiseInterface", "PromiseRuntime", "SharedPromiseTypes", "APlusSuite",
+            "CompareKit", "DesignRegistry", "PromiseRuntime", "SharedPromiseTypes", "APlusSuite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -188,7 +181,7 @@ let benchmarkTargets: [Target] = [
     // Each design's basic operations, which the two cost counters below run.
     .target(
         name: "CostOperations",
-        dependencies: ["CompareKit", "DesignRegistry", "PromiseInterface"] + allDesigns,
+        dependencies: ["CompareKit", "DesignRegistry"] + allDesigns,
         path: "Benchmarks/CostOperations",
         swiftSettings: strictSettings
     ),
@@ -228,7 +221,6 @@ let package = Package(
     // The versions that have `Synchronization` (Mutex, Atomic), which the designs and the suite use.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "PromiseInterface", targets: ["PromiseInterface"]),
         // The Promises/A+ suite for any Swift promise library, and its runners.
         .library(name: "APlusSuite", targets: ["APlusSuite"]),
         .library(name: "APlusSuiteTesting", targets: ["APlusSuiteTesting"]),

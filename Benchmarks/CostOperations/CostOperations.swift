@@ -4,7 +4,6 @@ import DesignRegistry
 import Dispatch
 import FBLPromises
 import Foundation
-import PromiseInterface
 import QNTasks
 import QXPromises
 
@@ -133,13 +132,13 @@ enum AYOperations {
     static let all: [Measurement] = [
         Measurement(design: "AY", operation: "pending promise with one then") { units, start, stop in
             let done = Countdown(units)
-            var roots: [Deferred<AYPromise>] = []
+            var roots: [AYPromise.Pending] = []
             var thens: [AYPromise] = []
             roots.reserveCapacity(units)
             thens.reserveCapacity(units)
             start()
             for _ in 0..<units {
-                let root = AYPromise.deferred()
+                let root = AYPromise.pending()
                 roots.append(root)
                 thens.append(root.promise.thenOn(queue) { (_: PromiseValue) in done.tick() })
             }
@@ -151,7 +150,7 @@ enum AYOperations {
         Measurement(design: "AY", operation: "chain link") { units, start, stop in
             let done = Countdown(1)
             start()
-            let root = AYPromise.deferred()
+            let root = AYPromise.pending()
             var last = root.promise
             for _ in 0..<units { last = last.thenOn(queue) { (value: PromiseValue) in ((value as? Int) ?? 0) + 1 } }
             last.thenOn(queue) { (_: PromiseValue) in done.tick() }
@@ -162,7 +161,7 @@ enum AYOperations {
         Measurement(design: "AY", operation: "fan-out observer") { units, start, stop in
             let done = Countdown(units)
             start()
-            let root = AYPromise.deferred()
+            let root = AYPromise.pending()
             for _ in 0..<units { root.promise.thenOn(queue) { (_: PromiseValue) in done.tick() } }
             root.resolve(1)
             done.wait()
@@ -170,7 +169,7 @@ enum AYOperations {
         },
         Measurement(design: "AY", operation: "all input") { units, start, stop in
             let done = Countdown(1)
-            let inputs = (0..<units).map { _ in AYPromise.deferred() }
+            let inputs = (0..<units).map { _ in AYPromise.pending() }
             let promises = inputs.map(\.promise)
             start()
             AYPromise.all(promises).thenOn(queue) { (_: PromiseValue) in done.tick() }

@@ -39,7 +39,7 @@ struct InstructionCounter: ParsableCommand {
                 "FBL chain link": 5_077,
                 "FBL fan-out observer": 5_756,
                 "FBL all input": 7_290,
-                "AY pending promise with one then": 11_218,
+                "AY pending promise with one then": 10_946,
                 "AY chain link": 6_416,
                 "AY fan-out observer": 7_398,
                 "AY all input": 12_244,

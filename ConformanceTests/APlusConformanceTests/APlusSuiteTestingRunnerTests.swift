@@ -26,7 +26,7 @@ extension APlusConformanceTests {
         var summary: APlusSummary?
         try await withKnownIssue {
             summary = try await APlusSuite.expectConformance(
-                of: DesignAdapter<MutantPromise<RecoversOwnThrowForRunner>>.self, clauses: ["2.2.6"],
+                of: MutantAdapter<RecoversOwnThrowForRunner>.self, clauses: ["2.2.6"],
                 title: "Promises/A+ then(f)-then-recover mutant (expected to fail)", timeout: defaultTestTimeout)
         } matching: { issue in
             issue.comments.contains { $0.rawValue.hasPrefix("2.2.6: ") && $0.rawValue.contains("one of which throws") }

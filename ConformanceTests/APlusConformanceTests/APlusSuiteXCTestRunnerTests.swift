@@ -52,7 +52,7 @@ final class APlusSuiteXCTestRunnerTests: XCTestCase {
         do {
             defer { captured.withLock { $0.capturing = false } }
             summary = try await APlusSuite.assertConformance(
-                of: DesignAdapter<MutantPromise<Synchronous>>.self, clauses: ["2.2.4"],
+                of: MutantAdapter<Synchronous>.self, clauses: ["2.2.4"],
                 title: "Promises/A+ synchronous mutant (XCTest runner, expected to fail)", timeout: defaultTestTimeout)
         }
         let failures = captured.withLock { $0.failures }

@@ -1,6 +1,8 @@
+import APlusSuite
+import DesignRegistry
 import Dispatch
-import PromiseInterface
 import PromiseRuntime
+import SharedPromiseTypes
 import Synchronization
 
 /// The defects a ``MutantPromise`` can be built with, each one a way real promise libraries break
@@ -38,7 +40,7 @@ enum Defect: Sendable {
     case callsBackOffMain
 }
 
-/// Selects a defect at the type level, so each mutant is its own `APlusPromise` type.
+/// Selects a defect at the type level, so each mutant is its own promise type.
 protocol DefectSelector: Sendable {
     static var defect: Defect { get }
 }
@@ -65,7 +67,7 @@ struct CycleError: Error {}
 
 /// A small reference promise for proving that the suite can fail: correct with ``Correct``, and
 /// broken in exactly one way with any other selector. Test-only.
-final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropping {
+final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping {
     typealias Callback = @Sendable (Result<PromiseValue, any Error>) -> Void
 
     private struct State {
@@ -99,9 +101,9 @@ final class MutantPromise<Selector: DefectSelector>: APlusPromise, CallbackDropp
         withExtendedLifetime(dropped) {}
     }
 
-    static func deferred() -> Deferred<MutantPromise> {
+    static func deferred() -> APlusDeferred<MutantPromise> {
         let promise = MutantPromise()
-        return Deferred(promise: promise, resolve: promise.resolve, reject: promise.reject)
+        return APlusDeferred(promise: promise, resolve: promise.resolve, reject: promise.reject)
     }
 
     static func resolved(_ value: PromiseValue) -> MutantPromise {
@@ -273,4 +275,26 @@ final class MutantTracker: Sendable {
     func takeAll(_ selector: any DefectSelector.Type) -> [any CallbackDropping] {
         mutants.withLock { $0.removeValue(forKey: ObjectIdentifier(selector)) ?? [] }
     }
+}
+
+/// The mutant's adapter to the suite, as an outside library writes one: every requirement forwards
+/// to the mutant, and the suite's foreign thenables are handed over as the designs' adapters do.
+enum MutantAdapter<Selector: DefectSelector>: APlusAdapter {
+    static func deferred() -> APlusDeferred<MutantPromise<Selector>> { MutantPromise<Selector>.deferred() }
+
+    static func resolved(_ value: APlusValue) -> MutantPromise<Selector> { MutantPromise<Selector>.resolved(value) }
+
+    static func rejected(_ reason: any Error) -> MutantPromise<Selector> { MutantPromise<Selector>.rejected(reason) }
+
+    static func then(
+        _ promise: MutantPromise<Selector>,
+        onFulfilled: (@Sendable (APlusValue) throws -> APlusValue)?,
+        onRejected: (@Sendable (any Error) throws -> APlusValue)?
+    ) -> MutantPromise<Selector> {
+        promise.then(onFulfilled: onFulfilled, onRejected: onRejected)
+    }
+
+    static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
+
+    static func isCycleError(_ error: any Error) -> Bool { MutantPromise<Selector>.isCycleError(error) }
 }

@@ -16,8 +16,8 @@ struct MutationTests {
         timeout: Duration = defaultTestTimeout
     ) async -> (ran: Int, failed: [String]) {
         let all =
-            APlusSuite.cases(for: DesignAdapter<MutantPromise<Selector>>.self)
-            + APlusSuite.additions(for: DesignAdapter<MutantPromise<Selector>>.self)
+            APlusSuite.cases(for: MutantAdapter<Selector>.self)
+            + APlusSuite.additions(for: MutantAdapter<Selector>.self)
         let selected = all.filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }
         }
@@ -100,7 +100,7 @@ struct MutationTests {
     /// thread, so the suite names the cause (see `MainQueueCheck`).
     @Test("callbacks off the main queue fail every case in which one runs, saying so")
     func callsBackOffMain() async {
-        let cases = APlusSuite.cases(for: DesignAdapter<MutantPromise<CallsBackOffMain>>.self)
+        let cases = APlusSuite.cases(for: MutantAdapter<CallsBackOffMain>.self)
             .filter { $0.clause == "2.2.2" }
         var outcomes: [CaseOutcome] = []
         for aplusCase in cases { outcomes.append(await aplusCase.run(timeout: defaultTestTimeout)) }
@@ -207,7 +207,7 @@ struct MutationTests {
 
 /// The correct mutant's adapter, except that a thenable reason is handed over as a string.
 enum NonErrorThenableReasons: APlusAdapter {
-    typealias Base = DesignAdapter<MutantPromise<Correct>>
+    typealias Base = MutantAdapter<Correct>
 
     static func deferred() -> APlusDeferred<MutantPromise<Correct>> { Base.deferred() }
 

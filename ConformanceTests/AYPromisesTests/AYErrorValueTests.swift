@@ -20,7 +20,7 @@ struct AYErrorValueTests {
 
     @Test("an Error value returned through the shared protocol's then also rejects (not A+ 2.3.4)")
     func aplusThenErrorValue() async throws {
-        let promise = AYPromise.resolved(1).then(onFulfilled: { _ in TestError(3) }, onRejected: nil)
+        let promise = AYAdapter.then(AYAdapter.resolved(1), onFulfilled: { _ in TestError(3) }, onRejected: nil)
         #expect(try await error(of: promise) as? TestError == TestError(3))
     }
 

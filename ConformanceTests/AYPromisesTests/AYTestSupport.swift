@@ -1,8 +1,8 @@
+import APlusSuite
 import AYPromises
 import DesignRegistry
 import Dispatch
 import Foundation
-import PromiseInterface
 import TestSupport
 import Testing
 
@@ -30,10 +30,10 @@ func error(
     rejection(of: try await outcome(of: promise, timeout: timeout), sourceLocation: sourceLocation)
 }
 
-/// A pending promise and the functions that settle it (through the shared protocol's
+/// A pending promise and the functions that settle it (the adapter's
 /// `deferred()`, whose `resolve` is AY's own resolution procedure).
-func pending() -> Deferred<AYPromise> {
-    AYPromise.deferred()
+func pending() -> APlusDeferred<AYPromise> {
+    AYAdapter.deferred()
 }
 
 /// Runs `body` once the main queue has run every block queued on it before this call: lets a

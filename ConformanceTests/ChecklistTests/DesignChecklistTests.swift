@@ -5,7 +5,7 @@ import Testing
 /// The checklist for adding a design (README, "Adding a design"), one test per step that the
 /// compiler does not already enforce.
 ///
-/// The compiler enforces the rest: a `Design` case needs its adapter (`Design.promiseType`) and its
+/// The compiler enforces the rest: a `Design` case needs its adapter (`Design.adapter`) and its
 /// contender (`contender(for:)` in `compare`), both exhaustive switches; `CompareCommandTests`
 /// checks that the contender is listed under the design's name, and the Promises/A+ suite runs
 /// every registered design.
@@ -16,7 +16,7 @@ import Testing
 struct DesignChecklistTests {
     /// Folders under `Implementations/` that are not designs.
     static let infrastructure: Set<String> = [
-        "SharedPromiseTypes", "PromiseRuntime", "PromiseInterface", "DesignRegistry",
+        "SharedPromiseTypes", "PromiseRuntime", "DesignRegistry",
     ]
 
     /// The package root, found from this file.
@@ -87,26 +87,25 @@ struct DesignChecklistTests {
 
     // MARK: Step 2: the registry entry and the adapter
 
-    @Test("2. the design's adapter to APlusPromise is in DesignRegistry/Adapters", arguments: Design.allCases)
+    @Test("2. the design's adapter to the Promises/A+ suite is in DesignRegistry/Adapters", arguments: Design.allCases)
     func adapterFile(_ design: Design) throws {
-        // `promiseType` names the adapted type; its adapter's file is named after it and holds
-        // the conformance.
-        let typeName = String(String(describing: design.promiseType).prefix { $0 != "<" })
-        let path = "Implementations/DesignRegistry/Adapters/\(typeName)+APlusPromise.swift"
+        // `adapter` names the adapter type; its file is named after it and declares it.
+        let typeName = String(describing: design.adapter)
+        #expect(typeName == "\(design.rawValue)Adapter", "name the adapter \(design.rawValue)Adapter")
+        let path = "Implementations/DesignRegistry/Adapters/\(typeName).swift"
         let adapter = try #require(try? Self.read(path), "no \(path)")
         #expect(
-            adapter.contains("extension \(typeName): APlusPromise"),
-            "\(path) does not declare `extension \(typeName): APlusPromise`")
+            adapter.contains("public enum \(typeName): APlusAdapter"),
+            "\(path) does not declare `public enum \(typeName): APlusAdapter`")
     }
 
-    @Test("2. the design's own module neither imports nor conforms to the adapter protocol", arguments: Design.allCases)
+    @Test("2. the design's own module knows nothing of the suite or its adapter", arguments: Design.allCases)
     func adapterStaysOutOfTheDesign(_ design: Design) throws {
         let folder = Self.root.appendingPathComponent("Implementations/\(design.moduleName)")
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
             let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            #expect(
-                !source.contains("import PromiseInterface"), "\(design.moduleName)/\(file) imports PromiseInterface")
-            #expect(!source.contains(": APlusPromise"), "\(design.moduleName)/\(file) conforms to APlusPromise")
+            #expect(!source.contains("import APlusSuite"), "\(design.moduleName)/\(file) imports APlusSuite")
+            #expect(!source.contains("APlusAdapter"), "\(design.moduleName)/\(file) names APlusAdapter")
         }
     }
 
@@ -157,12 +156,16 @@ struct DesignChecklistTests {
 
     // MARK: Step 5: the allocation budgets
 
-    @Test("5. the design's allocations are counted and budgeted", arguments: Design.allCases)
-    func allocationBudgets(_ design: Design) throws {
-        let counter = try Self.read("Benchmarks/AllocationCounter/AllocationCounter.swift")
-        #expect(counter.contains("design: \"\(design.rawValue)\""), "AllocationCounter measures nothing of \(design)")
-        let budgets = try Self.read("ConformanceTests/AllocationBudgetTests/AllocationBudgetTests.swift")
-        #expect(budgets.contains("\"\(design.rawValue) "), "AllocationBudgetTests has no budget for \(design)")
+    @Test(
+        "5. the design's operations are counted, and budgeted in allocations and instructions",
+        arguments: Design.allCases)
+    func costBudgets(_ design: Design) throws {
+        let operations = try Self.read("Benchmarks/CostOperations/CostOperations.swift")
+        #expect(operations.contains("design: \"\(design.rawValue)\""), "CostOperations has no operation of \(design)")
+        let allocations = try Self.read("ConformanceTests/AllocationBudgetTests/AllocationBudgetTests.swift")
+        #expect(allocations.contains("\"\(design.rawValue) "), "AllocationBudgetTests has no budget for \(design)")
+        let instructions = try Self.read("Benchmarks/InstructionCounter/InstructionCounter.swift")
+        #expect(instructions.contains("\"\(design.rawValue) "), "InstructionCounter has no budget for \(design)")
     }
 
     // MARK: Step 6: the documentation
@@ -184,7 +187,7 @@ struct DesignChecklistTests {
     @Test(
         "the shared modules and the suite's products name no design",
         arguments: [
-            "Implementations/SharedPromiseTypes", "Implementations/PromiseRuntime", "Implementations/PromiseInterface",
+            "Implementations/SharedPromiseTypes", "Implementations/PromiseRuntime",
             "ConformanceTests/APlusSuite", "ConformanceTests/APlusSuiteTesting", "ConformanceTests/APlusSuiteXCTest",
         ])
     func sharedModulesNameNoDesign(_ module: String) throws {

@@ -4,7 +4,6 @@ import AYPromises
 import Dispatch
 import FBLPromises
 import DesignRegistry
-import PromiseInterface
 import QNTasks
 import QXPromises
 import TestSupport
@@ -213,42 +212,22 @@ struct QNGettingStarted: Sendable {
     }
 }
 
-enum SharedProtocolArticle {
-    static func example() {
-        // snippet: docc-shared-protocol
-        func doubled<P: APlusPromise>(_ type: P.Type, _ value: Int) -> P {
-            let deferred = P.deferred()
-            deferred.resolve(value)
-            return deferred.promise.then(
-                onFulfilled: { value in (value as! Int) * 2 },
-                onRejected: nil
-            )
-        }
-
-        // One promise per design, each settling with 42.
-        let promises = Design.allCases.map { design in doubled(design.promiseType, 21) }
-        // end-snippet
-        _ = promises
-    }
-}
-
 /// TestSupport's article (ConformanceTests/TestSupport/TestSupport.docc), run as a test.
 @Suite("Documentation: TestSupport's deterministic callback check")
 struct DeterministicTestsArticle {
     @Test("a callback runs on the main queue, after the block that registered it returned")
     func example() async throws {
-        let promise = FBLPromise<PromiseValue>.resolved("value")
+        let promise = FBLPromise("value")
         // snippet: docc-testsupport-deterministic
         let returned = Recorder<Bool>()
         let seen = Recorder<String>()
         try await waitUntil { done in
             DispatchQueue.main.async {                // the queue the callback runs on
                 defer { returned.record(true) }       // recorded before the block ends
-                _ = promise.then(onFulfilled: { value in
+                promise.then(on: .main) { _ in
                     seen.record("main:\(MainQueue.isCurrent) after return:\(returned.all == [true])")
                     done()
-                    return value
-                }, onRejected: nil)
+                }
             }
         }
         #expect(seen.all == ["main:true after return:true"])

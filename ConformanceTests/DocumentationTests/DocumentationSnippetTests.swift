@@ -68,7 +68,7 @@ struct DocumentationSnippetTests {
         #expect(Set(names).count == names.count, "duplicate snippet names: \(names)")
         #expect(names.contains("readme-fbl"))
         #expect(names.contains("checkout-qn"))
-        #expect(names.contains("docc-shared-protocol"))
+        #expect(names.contains("docc-testsupport-deterministic"))
         #expect(names.contains("aplus-adapter"))
     }
 

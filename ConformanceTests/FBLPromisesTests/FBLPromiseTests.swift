@@ -1,3 +1,4 @@
+import DesignRegistry
 import Dispatch
 import FBLPromises
 import Foundation
@@ -311,13 +312,15 @@ struct FBLPromiseTests {
         #expect(try await value(of: adopting) as? Int == 5)
     }
 
-    @Test("the shared protocol's state mirrors the native inspection API")
+    @Test("the adapter's state mirrors the native inspection API")
     func currentState() {
-        #expect(FBLPromise<PromiseValue>.pending().currentState.isPending)
-        #expect(FBLPromise<PromiseValue>(3).currentState.value.flatMap { $0 as? Int } == 3)
-        #expect(FBLPromise<PromiseValue>(TestError(1) as any Error).currentState.error as? TestError == TestError(1))
-        #expect(FBLPromise<PromiseValue>.isCycleError(PromiseError.cycle))
-        #expect(!FBLPromise<PromiseValue>.isCycleError(TestError()))
+        #expect(FBLAdapter.state(of: FBLPromise<PromiseValue>.pending()).isPending)
+        #expect(FBLAdapter.state(of: FBLPromise<PromiseValue>(3)).value.flatMap { $0 as? Int } == 3)
+        #expect(
+            FBLAdapter.state(of: FBLPromise<PromiseValue>(TestError(1) as any Error)).error as? TestError
+                == TestError(1))
+        #expect(FBLAdapter.isCycleError(PromiseError.cycle))
+        #expect(!FBLAdapter.isCycleError(TestError()))
     }
 
     @Test("PromiseError describes itself")

@@ -159,13 +159,13 @@ struct QXPromiseTests {
         try await eventually("the promise to be freed") { weakPromise.object == nil }
     }
 
-    @Test("the shared protocol's state mirrors the observable keys")
+    @Test("the adapter's state mirrors the observable keys")
     func currentState() {
-        #expect(QXPromise.pending().promise.currentState.isPending)
-        #expect(QXPromise(fulfilledWith: 3).currentState.value.flatMap { $0 as? Int } == 3)
-        #expect(QXPromise(rejectedWith: TestError(1)).currentState.error as? TestError == TestError(1))
-        #expect(QXPromise.isCycleError(QXPromiseError.cycle))
-        #expect(!QXPromise.isCycleError(TestError()))
+        #expect(QXAdapter.state(of: QXPromise.pending().promise).isPending)
+        #expect(QXAdapter.state(of: QXPromise(fulfilledWith: 3)).value.flatMap { $0 as? Int } == 3)
+        #expect(QXAdapter.state(of: QXPromise(rejectedWith: TestError(1))).error as? TestError == TestError(1))
+        #expect(QXAdapter.isCycleError(QXPromiseError.cycle))
+        #expect(!QXAdapter.isCycleError(TestError()))
         #expect(QXPromiseError.cycle.description.contains("itself"))
         #expect(QXPromiseError.invalidArgument("x").description.contains("x"))
     }

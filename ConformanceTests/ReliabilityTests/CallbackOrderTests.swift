@@ -1,8 +1,8 @@
+import APlusSuite
 import AYPromises
 import DesignRegistry
 import Dispatch
 import FBLPromises
-import PromiseInterface
 import QNTasks
 import QXPromises
 import Synchronization
@@ -31,17 +31,18 @@ struct CallbackOrderTests {
     static let releasedAfter = 4
 
     @Test(
-        "callbacks registered from one thread run in order while another settles, through APlusPromise",
+        "callbacks registered from one thread run in order while another settles, through the A+ adapter",
         arguments: Design.allCases)
     func throughSharedProtocol(design: Design) async throws {
-        try await Self.sharedProtocolRace(design.promiseType)
+        try await Self.sharedProtocolRace(design.adapter)
     }
 
-    static func sharedProtocolRace<P: APlusPromise>(_: P.Type) async throws {
+    static func sharedProtocolRace<A: APlusAdapter>(_: A.Type) async throws {
         try await Self.race(
-            prepare: { P.deferred() },
+            prepare: { A.deferred() },
             register: { deferred, index, record in
-                _ = deferred.promise.then(
+                _ = A.then(
+                    deferred.promise,
                     onFulfilled: { value in
                         record(index)
                         return value

@@ -1,9 +1,9 @@
+import APlusSuite
 import DesignRegistry
-import PromiseInterface
 import TestSupport
 import Testing
 
-/// Races on the shared protocol, for every registered design: many threads settle, observe and
+/// Races through each design's adapter, for every registered design: many threads settle, observe and
 /// chain the same promises at once; every outcome must arrive exactly once, unchanged.
 @Suite("Reliability: concurrency stress, every design", .serialized)
 struct ConcurrencyStressTests {
@@ -17,38 +17,38 @@ struct ConcurrencyStressTests {
         "8 threads race to fulfil and reject one promise: one outcome wins, each observer sees it once",
         arguments: Design.allCases)
     func settleRace(design: Design) async throws {
-        try await Self.settleRace(design.promiseType)
+        try await Self.settleRace(design.adapter)
     }
 
     @Test(
         "observers attached from 7 threads while an 8th settles: none lost, none twice, all on the main queue",
         arguments: Design.allCases)
     func observersWhileSettling(design: Design) async throws {
-        try await Self.observersWhileSettling(design.promiseType)
+        try await Self.observersWhileSettling(design.adapter)
     }
 
     @Test(
         "8 threads build chains on one root while one of them settles it: every chain ends right",
         arguments: Design.allCases)
     func chainsWhileSettling(design: Design) async throws {
-        try await Self.chainsWhileSettling(design.promiseType)
+        try await Self.chainsWhileSettling(design.adapter)
     }
 
-    struct SettleRound<P: APlusPromise>: Sendable {
-        let deferred: Deferred<P>
+    struct SettleRound<A: APlusAdapter>: Sendable {
+        let deferred: APlusDeferred<A.PromiseUnderTest>
         let early: Recorder<Outcome>
         let late = Recorder<Outcome>()
     }
 
-    static func settleRace<P: APlusPromise>(_: P.Type) async throws {
+    static func settleRace<A: APlusAdapter>(_: A.Type) async throws {
         let calls = Countdown(settleRounds * 2)
         let rounds = try await offPool("the settle race", timeout: heavyTimeout) {
             raceRounds(
                 threads: threads,
                 rounds: settleRounds,
                 prepare: { _ in
-                    let round = SettleRound(deferred: P.deferred(), early: Recorder<Outcome>())
-                    round.deferred.promise.observe { outcome in
+                    let round = SettleRound<A>(deferred: A.deferred(), early: Recorder<Outcome>())
+                    A.observe(round.deferred.promise) { outcome in
                         round.early.record(outcome)
                         calls.tick()
                     }
@@ -65,7 +65,7 @@ struct ConcurrencyStressTests {
             )
         }
         for round in rounds {
-            round.deferred.promise.observe { outcome in
+            A.observe(round.deferred.promise) { outcome in
                 round.late.record(outcome)
                 calls.tick()
             }
@@ -77,7 +77,7 @@ struct ConcurrencyStressTests {
         for (number, round) in rounds.enumerated() {
             let early = round.early.all
             let late = round.late.all
-            let state = Outcome(round.deferred.promise.currentState)
+            let state = Outcome(A.currentState(of: round.deferred.promise))
             guard early.count == 1, late.count == 1, let winner = early.first, late == early, state == winner
             else {
                 Issue.record("round \(number): early \(early), late \(late), state \(String(describing: state))")
@@ -92,23 +92,23 @@ struct ConcurrencyStressTests {
         #expect(wins.reduce(0, +) == settleRounds)
     }
 
-    struct ObserverRound<P: APlusPromise>: Sendable {
-        let deferred: Deferred<P>
+    struct ObserverRound<A: APlusAdapter>: Sendable {
+        let deferred: APlusDeferred<A.PromiseUnderTest>
         let seen = Recorder<(thread: Int, outcome: Outcome, onMain: Bool)>()
     }
 
-    static func observersWhileSettling<P: APlusPromise>(_: P.Type) async throws {
+    static func observersWhileSettling<A: APlusAdapter>(_: A.Type) async throws {
         let calls = Countdown(observerRounds * (threads - 1))
         let rounds = try await offPool("observers while settling", timeout: heavyTimeout) {
             raceRounds(
                 threads: threads,
                 rounds: observerRounds,
-                prepare: { _ in ObserverRound(deferred: P.deferred()) },
+                prepare: { _ in ObserverRound<A>(deferred: A.deferred()) },
                 body: { round, index in
                     if index == 0 {
                         round.deferred.resolve(42)
                     } else {
-                        round.deferred.promise.observe { outcome in
+                        A.observe(round.deferred.promise) { outcome in
                             round.seen.record((index, outcome, MainQueue.isCurrent))
                             calls.tick()
                         }
@@ -131,26 +131,26 @@ struct ConcurrencyStressTests {
         }
     }
 
-    struct ChainRound<P: APlusPromise>: Sendable {
-        let deferred: Deferred<P>
+    struct ChainRound<A: APlusAdapter>: Sendable {
+        let deferred: APlusDeferred<A.PromiseUnderTest>
         let ends = Recorder<Outcome>()
     }
 
-    static func chainsWhileSettling<P: APlusPromise>(_: P.Type) async throws {
+    static func chainsWhileSettling<A: APlusAdapter>(_: A.Type) async throws {
         let calls = Countdown(chainRounds * threads)
         let links = chainLinks
         let rounds = try await offPool("chains while settling", timeout: heavyTimeout) {
             raceRounds(
                 threads: threads,
                 rounds: chainRounds,
-                prepare: { _ in ChainRound(deferred: P.deferred()) },
+                prepare: { _ in ChainRound<A>(deferred: A.deferred()) },
                 body: { round, index in
                     var tail = round.deferred.promise
                     for link in 0..<links {
-                        tail = tail.then(onFulfilled: { ($0 as! Int) + 1 }, onRejected: nil)
+                        tail = A.then(tail, onFulfilled: { ($0 as! Int) + 1 }, onRejected: nil)
                         if index == 0 && link == links / 2 { round.deferred.resolve(1_000) }
                     }
-                    tail.observe { outcome in
+                    A.observe(tail) { outcome in
                         round.ends.record(outcome)
                         calls.tick()
                     }

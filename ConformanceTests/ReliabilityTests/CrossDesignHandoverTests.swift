@@ -1,5 +1,6 @@
+import APlusSuite
 import DesignRegistry
-import PromiseInterface
+import SharedPromiseTypes
 import TestSupport
 import Testing
 
@@ -47,22 +48,36 @@ private let designPairs: [(Design, Design)] = Design.allCases.flatMap { from in
     Design.allCases.map { to in (from, to) }
 }
 
+/// A promise of some design, with the design that made it.
+private struct DesignPromise: Sendable {
+    let design: Design
+    let promise: any Sendable
+
+    /// Waits (with a timeout) for the promise to settle, through its design's adapter.
+    func settledResult(timeout: Duration = defaultTestTimeout) async throws -> Result<PromiseValue, any Error> {
+        func wait<A: APlusAdapter>(_: A.Type) async throws -> Result<PromiseValue, any Error> {
+            try await A.settledResult(promise as! A.PromiseUnderTest, timeout: timeout)
+        }
+        return try await wait(design.adapter)
+    }
+}
+
 /// A promise of `design` resolved with `value` (a promise of any design is adopted).
-private func adopting(_ value: PromiseValue, by design: Design) -> any APlusPromise {
-    func make<P: APlusPromise>(_: P.Type) -> any APlusPromise {
-        let deferred = P.deferred()
+private func adopting(_ value: PromiseValue, by design: Design) -> DesignPromise {
+    func make<A: APlusAdapter>(_: A.Type) -> any Sendable {
+        let deferred = A.deferred()
         deferred.resolve(value)
         return deferred.promise
     }
-    return make(design.promiseType)
+    return DesignPromise(design: design, promise: make(design.adapter))
 }
 
 /// A chain of `handovers` adoptions that alternates between `from` and `to`, starting with a
 /// promise of `from` resolved with `value`; returns the last promise.
-private func alternatingChain(from: Design, to: Design, handovers: Int, value: PromiseValue) -> any APlusPromise {
+private func alternatingChain(from: Design, to: Design, handovers: Int, value: PromiseValue) -> DesignPromise {
     var tail = adopting(value, by: from)
     for index in 0..<handovers {
-        tail = adopting(tail, by: index.isMultiple(of: 2) ? to : from)
+        tail = adopting(tail.promise, by: index.isMultiple(of: 2) ? to : from)
     }
     return tail
 }
@@ -92,11 +107,11 @@ struct CrossDesignHandoverTests {
 
     @Test("a rejection's reason arrives as the same object", arguments: designPairs)
     func reasonHandover(from: Design, to: Design) async throws {
-        func rejected<P: APlusPromise>(_: P.Type, _ reason: any Error) -> any APlusPromise {
-            P.rejected(reason)
+        func rejected<A: APlusAdapter>(_: A.Type, _ reason: any Error) -> any Sendable {
+            A.rejected(reason)
         }
         let reason = ReasonObject()
-        let arrived = try await adopting(rejected(from.promiseType, reason), by: to).settledResult()
+        let arrived = try await adopting(rejected(from.adapter, reason), by: to).settledResult()
         guard case .failure(let error) = arrived else {
             Issue.record("\(from.rawValue) → \(to.rawValue): fulfilled, not rejected")
             return

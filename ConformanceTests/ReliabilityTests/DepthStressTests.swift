@@ -1,5 +1,5 @@
+import APlusSuite
 import DesignRegistry
-import PromiseInterface
 import TestSupport
 import Testing
 
@@ -13,63 +13,63 @@ struct DepthStressTests {
 
     @Test("a 100,000-link then chain settles without overflowing the stack", arguments: Design.allCases)
     func longChain(design: Design) async throws {
-        try await Self.longChain(design.promiseType)
+        try await Self.longChain(design.adapter)
     }
 
     @Test("a rejection passes through 100,000 links without overflowing the stack", arguments: Design.allCases)
     func longRejectedChain(design: Design) async throws {
-        try await Self.longRejectedChain(design.promiseType)
+        try await Self.longRejectedChain(design.adapter)
     }
 
     @Test(
         "100,000-deep nested adoption (resolved with a promise resolved with ...) settles", arguments: Design.allCases)
     func deepAdoption(design: Design) async throws {
-        try await Self.deepAdoption(design.promiseType)
+        try await Self.deepAdoption(design.adapter)
     }
 
     @Test("100,000 observers of one promise are each called once", arguments: Design.allCases)
     func fanOut(design: Design) async throws {
-        try await Self.fanOut(design.promiseType)
+        try await Self.fanOut(design.adapter)
     }
 
-    static func longChain<P: APlusPromise>(_: P.Type) async throws {
+    static func longChain<A: APlusAdapter>(_: A.Type) async throws {
         let depth = depth
         let tail = try await offPool("building the chain", timeout: heavyTimeout) {
-            let head = P.deferred()
-            let tail = head.promise.chained(depth) { ($0 as! Int) + 1 }
+            let head = A.deferred()
+            let tail = A.chained(head.promise, depth) { ($0 as! Int) + 1 }
             head.resolve(0)
             return tail
         }
-        #expect(try await tail.settledOutcome(timeout: heavyTimeout) == .fulfilled(depth))
+        #expect(try await A.settledOutcome(tail, timeout: heavyTimeout) == .fulfilled(depth))
     }
 
-    static func longRejectedChain<P: APlusPromise>(_: P.Type) async throws {
+    static func longRejectedChain<A: APlusAdapter>(_: A.Type) async throws {
         let depth = depth
         let tail = try await offPool("building the chain", timeout: heavyTimeout) {
-            let head = P.deferred()
-            let tail = head.promise.chained(depth)
+            let head = A.deferred()
+            let tail = A.chained(head.promise, depth)
             head.reject(TestError(7))
             return tail
         }
-        #expect(try await tail.settledOutcome(timeout: heavyTimeout) == .rejected(7))
+        #expect(try await A.settledOutcome(tail, timeout: heavyTimeout) == .rejected(7))
     }
 
-    static func deepAdoption<P: APlusPromise>(_: P.Type) async throws {
+    static func deepAdoption<A: APlusAdapter>(_: A.Type) async throws {
         let depth = depth
         let outer = try await offPool("building the adoptions", timeout: heavyTimeout) {
-            nestedAdoptions(P.self, depth: depth, innermostFirst: false, value: 5)
+            nestedAdoptions(A.self, depth: depth, innermostFirst: false, value: 5)
         }
-        #expect(try await outer.settledOutcome(timeout: heavyTimeout) == .fulfilled(5))
+        #expect(try await A.settledOutcome(outer, timeout: heavyTimeout) == .fulfilled(5))
     }
 
-    static func fanOut<P: APlusPromise>(_: P.Type) async throws {
+    static func fanOut<A: APlusAdapter>(_: A.Type) async throws {
         let width = width
         let calls = Countdown(width)
         let wrong = Recorder<Outcome>()
         try await offPool("attaching the observers", timeout: heavyTimeout) {
-            let source = P.deferred()
+            let source = A.deferred()
             for _ in 0..<width {
-                source.promise.observe { outcome in
+                A.observe(source.promise) { outcome in
                     if outcome != .fulfilled(3) { wrong.record(outcome) }
                     calls.tick()
                 }

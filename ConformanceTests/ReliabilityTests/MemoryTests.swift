@@ -1,5 +1,5 @@
+import APlusSuite
 import DesignRegistry
-import PromiseInterface
 import TestSupport
 import Testing
 
@@ -11,41 +11,41 @@ struct MemoryTests {
 
     @Test("every promise of a settled chain is freed once the caller lets go", arguments: Design.allCases)
     func settledChainFreed(design: Design) async throws {
-        try await Self.settledChainFreed(design.promiseType)
+        try await Self.settledChainFreed(design.adapter)
     }
 
     @Test("a pending chain whose resolver the caller dropped is freed", arguments: Design.allCases)
     func droppedPendingChainFreed(design: Design) async throws {
-        try await Self.droppedPendingChainFreed(design.promiseType)
+        try await Self.droppedPendingChainFreed(design.adapter)
     }
 
     @Test(
         "a promise adopting a thenable that never calls back stays pending, and is freed when dropped",
         arguments: Design.allCases)
     func silentThenable(design: Design) async throws {
-        try await Self.silentThenable(design.promiseType)
+        try await Self.silentThenable(design.adapter)
     }
 
-    static func settledChainFreed<P: APlusPromise>(_: P.Type) async throws {
+    static func settledChainFreed<A: APlusAdapter>(_: A.Type) async throws {
         let links = links
-        let weak = Recorder<Weak<P>>()
-        var head: Deferred<P>? = P.deferred()
-        weak.record(Weak(head!.promise))
-        var tail: P? = head!.promise.chained(
-            links, onFulfilled: { ($0 as! Int) + 1 }, eachLink: { weak.record(Weak($0)) })
+        let weak = Recorder<Weak<AnyObject>>()
+        var head: APlusDeferred<A.PromiseUnderTest>? = A.deferred()
+        weak.record(A.weakReference(to: head!.promise))
+        var tail: A.PromiseUnderTest? = A.chained(
+            head!.promise, links, onFulfilled: { ($0 as! Int) + 1 }, eachLink: { weak.record(A.weakReference(to: $0)) })
         head!.resolve(0)
-        #expect(try await tail!.settledOutcome() == .fulfilled(links))
+        #expect(try await A.settledOutcome(tail!) == .fulfilled(links))
         head = nil
         tail = nil
         try await eventually("every link to be freed") { weak.all.allSatisfy { $0.object == nil } }
     }
 
-    static func droppedPendingChainFreed<P: APlusPromise>(_: P.Type) async throws {
-        let weak = Recorder<Weak<P>>()
+    static func droppedPendingChainFreed<A: APlusAdapter>(_: A.Type) async throws {
+        let weak = Recorder<Weak<AnyObject>>()
         do {
-            let head = P.deferred()
-            weak.record(Weak(head.promise))
-            let tail = head.promise.chained(links, eachLink: { weak.record(Weak($0)) })
+            let head = A.deferred()
+            weak.record(A.weakReference(to: head.promise))
+            let tail = A.chained(head.promise, links, eachLink: { weak.record(A.weakReference(to: $0)) })
             // Let the designs that attach lazily (QN starts each link in a main-queue hop) attach.
             try await drainMainQueue()
             try await drainMainQueue()
@@ -54,14 +54,14 @@ struct MemoryTests {
         try await eventually("every link to be freed") { weak.all.allSatisfy { $0.object == nil } }
     }
 
-    static func silentThenable<P: APlusPromise>(_: P.Type) async throws {
-        var deferred: Deferred<P>? = P.deferred()
+    static func silentThenable<A: APlusAdapter>(_: A.Type) async throws {
+        var deferred: APlusDeferred<A.PromiseUnderTest>? = A.deferred()
         let silent = ScriptThenable { _, _ in }
         deferred!.resolve(silent)
-        let weak = Weak(deferred!.promise)
+        let weak = A.weakReference(to: deferred!.promise)
         try await eventually("the thenable to be asked") { silent.calls == 1 }
         try await drainMainQueue()
-        #expect(deferred!.promise.currentState.isPending)
+        #expect(A.currentState(of: deferred!.promise).isPending)
         deferred = nil
         try await eventually("the pending promise to be freed") { weak.object == nil }
     }

@@ -1,6 +1,6 @@
+import APlusSuite
 import DesignRegistry
 import Foundation
-import PromiseInterface
 import PromiseRuntime
 import TestSupport
 import Testing
@@ -15,21 +15,21 @@ struct PendingLeakCheckTests {
         "a dropped pending promise is reported once, with its type and where it was made",
         .enabled(if: PendingPromiseLeakCheck.isCompiledIn), arguments: Design.allCases)
     func droppedPendingReported(design: Design) async throws {
-        try await Self.droppedPendingReported(design.promiseType)
+        try await Self.droppedPendingReported(design.adapter)
     }
 
     @Test(
         "every link of a dropped pending chain is reported once", .enabled(if: PendingPromiseLeakCheck.isCompiledIn),
         arguments: Design.allCases)
     func droppedChainReported(design: Design) async throws {
-        try await Self.droppedChainReported(design.promiseType)
+        try await Self.droppedChainReported(design.adapter)
     }
 
     @Test(
         "a promise that settled is not reported when freed", .enabled(if: PendingPromiseLeakCheck.isCompiledIn),
         arguments: Design.allCases)
     func settledNotReported(design: Design) async throws {
-        try await Self.settledNotReported(design.promiseType)
+        try await Self.settledNotReported(design.adapter)
     }
 
     @Test(
@@ -43,12 +43,14 @@ struct PendingLeakCheckTests {
         }
     }
 
-    static func droppedPendingReported<P: APlusPromise>(_: P.Type) async throws {
+    static func droppedPendingReported<A: APlusAdapter>(_: A.Type) async throws {
         let leaks = Recorder<PendingPromiseLeak>()
-        var deferred: Deferred<P>? = PendingPromiseLeakCheck.$reporter.withValue({ leaks.record($0) }) { P.deferred() }
-        let promiseID = ObjectIdentifier(deferred!.promise)
+        var deferred: APlusDeferred<A.PromiseUnderTest>? = PendingPromiseLeakCheck.$reporter.withValue({
+            leaks.record($0)
+        }) { A.deferred() }
+        let promiseID = A.identity(of: deferred!.promise)
         let typeName = String(describing: type(of: deferred!.promise))
-        let weak = Weak(deferred!.promise)
+        let weak = A.weakReference(to: deferred!.promise)
         // QN starts its deferred's resolver task in a main-queue hop: let it start first.
         try await drainMainQueue()
         #expect(leaks.all.isEmpty, "reported while still held: \(leaks.all)")
@@ -62,14 +64,14 @@ struct PendingLeakCheckTests {
         #expect(reports.first?.description.contains(typeName) == true)
     }
 
-    static func droppedChainReported<P: APlusPromise>(_: P.Type) async throws {
+    static func droppedChainReported<A: APlusAdapter>(_: A.Type) async throws {
         let leaks = Recorder<PendingPromiseLeak>()
         let ids: [ObjectIdentifier]
         do {
             let (head, madeIDs) = PendingPromiseLeakCheck.$reporter.withValue({ leaks.record($0) }) {
-                let head = P.deferred()
-                var ids = [ObjectIdentifier(head.promise)]
-                _ = head.promise.chained(links, eachLink: { ids.append(ObjectIdentifier($0)) })
+                let head = A.deferred()
+                var ids = [A.identity(of: head.promise)]
+                _ = A.chained(head.promise, links, eachLink: { ids.append(A.identity(of: $0)) })
                 return (head, ids)
             }
             ids = madeIDs
@@ -90,12 +92,14 @@ struct PendingLeakCheckTests {
         }
     }
 
-    static func settledNotReported<P: APlusPromise>(_: P.Type) async throws {
+    static func settledNotReported<A: APlusAdapter>(_: A.Type) async throws {
         let leaks = Recorder<PendingPromiseLeak>()
-        var deferred: Deferred<P>? = PendingPromiseLeakCheck.$reporter.withValue({ leaks.record($0) }) { P.deferred() }
-        let weak = Weak(deferred!.promise)
+        var deferred: APlusDeferred<A.PromiseUnderTest>? = PendingPromiseLeakCheck.$reporter.withValue({
+            leaks.record($0)
+        }) { A.deferred() }
+        let weak = A.weakReference(to: deferred!.promise)
         deferred!.resolve(1)
-        #expect(try await deferred!.promise.settledOutcome() == .fulfilled(1))
+        #expect(try await A.settledOutcome(deferred!.promise) == .fulfilled(1))
         deferred = nil
         try await eventually("the settled promise to be freed") { weak.object == nil }
         try await drainMainQueue()

@@ -1,3 +1,4 @@
+import DesignRegistry
 import Dispatch
 import Foundation
 import QXPromises
@@ -17,7 +18,7 @@ struct QXReliabilityTests {
         DispatchQueue.global().async {
             DispatchQueue.concurrentPerform(iterations: inputs.count) { index in inputs[index].1.fulfill(index) }
         }
-        let values = try #require(try await combined.settledValue() as? [PromiseValue])
+        let values = try #require(try await QXAdapter.settledValue(combined) as? [PromiseValue])
         #expect(values.map { $0 as? Int } == Array(0..<Self.width))
     }
 

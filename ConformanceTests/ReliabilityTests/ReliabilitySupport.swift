@@ -1,10 +1,12 @@
+import APlusSuite
+import DesignRegistry
 import Dispatch
-import PromiseInterface
 import PromiseRuntime
+import SharedPromiseTypes
 import TestSupport
 
-// Helpers for the generic reliability tests: every test works on `some APlusPromise`, so a design
-// added to `Design` gets them all.
+// Helpers for the generic reliability tests: every test drives a design through its adapter to the
+// Promises/A+ suite (`Design.adapter`), so a design added to `Design` gets them all.
 
 /// An outcome reduced to something comparable: the tests fulfil with `Int`s and reject with
 /// `TestError`s.
@@ -47,11 +49,40 @@ enum Outcome: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-extension APlusPromise {
-    /// Attaches an observer through the shared protocol's `then` (so it runs where the design runs
-    /// `then` callbacks: the main queue for all four).
-    func observe(_ record: @escaping @Sendable (Outcome) -> Void) {
+extension APlusAdapter {
+    /// The design whose adapter this is.
+    static var design: Design {
+        guard let design = Design.allCases.first(where: { ObjectIdentifier($0.adapter) == ObjectIdentifier(Self.self) })
+        else { preconditionFailure("\(Self.self) is not the adapter of a registered design") }
+        return design
+    }
+
+    /// The state of `promise` now, read through the registry without waiting.
+    static func currentState(of promise: PromiseUnderTest) -> PromiseState {
+        guard let state = design.state(of: promise) else {
+            preconditionFailure("\(design)'s registry cannot read the state of a \(type(of: promise))")
+        }
+        return state
+    }
+
+    /// A weak reference to `promise`, to see it freed. Every design's promise is a class instance,
+    /// so `as AnyObject` keeps its identity.
+    static func weakReference(to promise: PromiseUnderTest) -> Weak<AnyObject> {
+        precondition(
+            type(of: promise) is AnyClass, "\(type(of: promise)) is not a class: a weak reference cannot see it freed")
+        return Weak(promise as AnyObject)
+    }
+
+    /// The identity of `promise`, a class instance in every design's adapter.
+    static func identity(of promise: PromiseUnderTest) -> ObjectIdentifier {
+        ObjectIdentifier(promise as AnyObject)
+    }
+
+    /// Attaches an observer through the adapter's `then` (so it runs where the design runs the
+    /// suite's callbacks: the main queue for all four).
+    static func observe(_ promise: PromiseUnderTest, _ record: @escaping @Sendable (Outcome) -> Void) {
         _ = then(
+            promise,
             onFulfilled: { value in
                 record(Outcome(value: value))
                 return nil
@@ -63,35 +94,54 @@ extension APlusPromise {
         )
     }
 
-    /// Chains `count` links on this promise, each `then(onFulfilled:onRejected: nil)` on the one
+    /// Chains `count` links on `promise`, each `then(onFulfilled:onRejected: nil)` on the one
     /// before, and returns the last. `eachLink` sees every link as it is made (to watch its
     /// lifetime or identity); only the last is kept.
-    func chained(
+    static func chained(
+        _ promise: PromiseUnderTest,
         _ count: Int,
         onFulfilled: @escaping @Sendable (PromiseValue) throws -> PromiseValue = { $0 },
-        eachLink: (Self) -> Void = { _ in }
-    ) -> Self {
-        var tail = self
+        eachLink: (PromiseUnderTest) -> Void = { _ in }
+    ) -> PromiseUnderTest {
+        var tail = promise
         for _ in 0..<count {
-            tail = tail.then(onFulfilled: onFulfilled, onRejected: nil)
+            tail = then(tail, onFulfilled: onFulfilled, onRejected: nil)
             eachLink(tail)
         }
         return tail
     }
 
-    /// Waits (with a timeout) for the promise to settle and returns its outcome.
-    func settledOutcome(timeout: Duration = defaultTestTimeout) async throws -> Outcome {
-        switch try await settledResult(timeout: timeout) {
+    /// Waits (with a timeout) for `promise` to settle and returns its outcome.
+    static func settledOutcome(
+        _ promise: PromiseUnderTest, timeout: Duration = defaultTestTimeout
+    ) async throws
+        -> Outcome
+    {
+        switch try await settledResult(promise, timeout: timeout) {
         case .success(let value): return Outcome(value: value)
         case .failure(let error): return Outcome(error: error)
         }
     }
 
-    /// Waits (with a timeout) for the promise to settle and returns the value or reason exactly
-    /// as its `then` callbacks received it.
-    func settledResult(timeout: Duration = defaultTestTimeout) async throws -> Result<PromiseValue, any Error> {
+    /// The value, or the error thrown, once `promise` settles (with the heavy tests' timeout).
+    static func settledValue(
+        _ promise: PromiseUnderTest, timeout: Duration = heavyTimeout
+    ) async throws
+        -> PromiseValue
+    {
+        try await settledResult(promise, timeout: timeout).get()
+    }
+
+    /// Waits (with a timeout) for `promise` to settle and returns the value or reason exactly as
+    /// its `then` callbacks received it.
+    static func settledResult(
+        _ promise: PromiseUnderTest, timeout: Duration = defaultTestTimeout
+    ) async throws
+        -> Result<PromiseValue, any Error>
+    {
         try await awaitCompletion("a promise to settle", timeout: timeout) { complete in
             _ = then(
+                promise,
                 onFulfilled: { value in
                     complete(.success(.success(value)))
                     return nil
@@ -149,8 +199,8 @@ final class Countdown: Sendable {
 /// - Parameter innermostFirst: Resolve from the innermost promise outwards, so that every
 ///   adoption finds the promise it adopts already following the rest of the nest (the longest
 ///   walks for a cycle check), instead of from the outermost inwards.
-func nestedAdoptions<P: APlusPromise>(_: P.Type, depth: Int, innermostFirst: Bool, value: Int) -> P {
-    let deferreds = (0..<depth).map { _ in P.deferred() }
+func nestedAdoptions<A: APlusAdapter>(_: A.Type, depth: Int, innermostFirst: Bool, value: Int) -> A.PromiseUnderTest {
+    let deferreds = (0..<depth).map { _ in A.deferred() }
     let order = innermostFirst ? Array((0..<(depth - 1)).reversed()) : Array(0..<(depth - 1))
     for index in order { deferreds[index].resolve(deferreds[index + 1].promise) }
     deferreds[depth - 1].resolve(value)

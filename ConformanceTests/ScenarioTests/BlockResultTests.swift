@@ -109,11 +109,11 @@ struct QXBlockResultTests {
 struct QNBlockResultTests {
     @Test("a Void block fulfils with (); an Error value fulfils; another design's promise is adopted")
     func then() async throws {
-        let void = QNPromise.resolved(1).then(onFulfilled: { value in note(value) }, onRejected: nil)
+        let void = QNAdapter.then(QNAdapter.resolved(1), onFulfilled: { value in note(value) }, onRejected: nil)
         #expect(try await outcome { try await void.value }.get() is Void)
-        let error = QNPromise.resolved(1).then(onFulfilled: { _ in TestError(2) }, onRejected: nil)
+        let error = QNAdapter.then(QNAdapter.resolved(1), onFulfilled: { _ in TestError(2) }, onRejected: nil)
         #expect(try await outcome { try await error.value }.get() as? TestError == TestError(2))
-        let adopted = QNPromise.resolved(1).then(onFulfilled: { _ in FBLPromise(3) }, onRejected: nil)
+        let adopted = QNAdapter.then(QNAdapter.resolved(1), onFulfilled: { _ in FBLPromise(3) }, onRejected: nil)
         #expect(try await outcome { try await adopted.value }.get() as? Int == 3)
     }
 }

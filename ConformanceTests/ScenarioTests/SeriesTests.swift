@@ -1,7 +1,6 @@
 import AYPromises
 import Dispatch
 import FBLPromises
-import PromiseInterface
 import QNTasks
 import QXPromises
 import TestSupport

@@ -171,7 +171,10 @@ extension Duration {
 }
 
 /// A weak reference, to check that an object is freed.
-public final class Weak<Object: AnyObject & Sendable>: @unchecked Sendable {
+///
+/// `Object` may be an existential (`AnyObject`) for an object whose type a generic test does not
+/// know to be a class; such a test only compares ``object`` with `nil`.
+public final class Weak<Object: AnyObject>: @unchecked Sendable {
     /// Guards `storage` (a `weak var`, which `Mutex` cannot hold).
     private let lock = NSLock()
     private weak var storage: Object?

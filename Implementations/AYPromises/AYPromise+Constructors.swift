@@ -19,7 +19,7 @@ extension AYPromise {
     /// - Parameter body: The work; it may call `resolve` later, from any thread.
     /// - Returns: The promise `resolve` settles.
     public static func withResolve(_ body: @escaping @Sendable (@escaping AYResolve) throws -> Void) -> AYPromise {
-        start(on: .main, handler: { $0.resolveCallback(on: .main) }, body)
+        start(on: .main, handler: { $0.resolveCallback(on: nil) }, body)
     }
 
     /// ``withResolve(_:)`` with `body` on a global queue (the original's

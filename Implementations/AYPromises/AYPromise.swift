@@ -251,12 +251,15 @@ public final class AYPromise: Sendable {
 
     /// An ``AYResolve`` for this promise: the first call resolves it, later calls are ignored.
     ///
-    /// It captures only the promise, which holds the first-call flag, so the callback is the
-    /// promise itself and costs no allocation.
-    func resolveCallback(on queue: DispatchQueue) -> AYResolve {
-        if queue === DispatchQueue.main {
-            return { value in self.resolveFirst(value, on: .main) }
-        }
+    /// For the main queue (`nil`) it captures only the promise, which holds the first-call flag, so
+    /// the callback is the promise itself and costs no allocation. The main queue is `nil` rather
+    /// than `DispatchQueue.main` because on Linux every read of `DispatchQueue.main` makes a new
+    /// wrapper object, so no queue is ever identical to it.
+    ///
+    /// - Parameter queue: Where a thenable given to the callback is asked for its outcome; `nil`
+    ///   for the main queue.
+    func resolveCallback(on queue: DispatchQueue?) -> AYResolve {
+        guard let queue else { return { value in self.resolveFirst(value, on: .main) } }
         return { value in self.resolveFirst(value, on: queue) }
     }
 

@@ -1,14 +1,13 @@
 import AYPromises
 import CompareKit
 import Dispatch
-import PromiseInterface
 
 /// The AY design: untyped values, closure-property operators (`thenOn(queue) { }`, `catchOn`),
 /// `AYPromise.all` / `race` (first *fulfilled*). No cancellation.
 ///
-/// AY's own constructors settle a promise only from inside their body (`withResolve`,
-/// `asyncWithResolve`), so pending promises settled from outside come from `AYPromise.deferred()`,
-/// the design's resolver pair. Values are untyped (`Any?`), so blocks cast.
+/// Pending promises settled from outside come from `AYPromise.pending()`, `withResolve` without
+/// its block (which would cost a main-queue hop per promise). Values are untyped (`Any?`), so
+/// blocks cast.
 struct AYContender: Contender {
     let info = ContenderInfo(
         name: "AY",
@@ -49,7 +48,7 @@ struct AYContender: Contender {
 
     private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
-        let deferreds = (0..<inputs.size).map { _ in AYPromise.deferred() }
+        let deferreds = (0..<inputs.size).map { _ in AYPromise.pending() }
         for deferred in deferreds {
             deferred.promise.thenOn(concurrentQueue) { (value: PromiseValue) in done.tick(int(value) * 2) }
         }
@@ -60,7 +59,7 @@ struct AYContender: Contender {
 
     private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
-        let root = AYPromise.deferred()
+        let root = AYPromise.pending()
         for _ in 0..<inputs.size { root.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) } }
         clock.markBuilt()
         root.resolve(1)
@@ -70,20 +69,20 @@ struct AYContender: Contender {
     /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
     private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let serial = self.serial
-        let root = AYPromise.deferred()
+        let root = AYPromise.pending()
         var last = root.promise
         for _ in 0..<inputs.size { last = last.thenOn(serial) { (value: PromiseValue) in int(value) + 1 } }
         let result = Handoff<Int>()
         last.thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
             .catchOn(serial) { (error: any Error) in result.put((error as? ChainError)?.code ?? -1) }
         clock.markBuilt()
-        if rejecting { root.reject(ChainError(code: Scenario.errorCode)) } else { root.resolve(0) }
+        root.resolve(rejecting ? ChainError(code: Scenario.errorCode) : 0)
         return try result.take("AY chain")
     }
 
     private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
-        let deferreds = (0..<n).map { _ in AYPromise.deferred() }
+        let deferreds = (0..<n).map { _ in AYPromise.pending() }
         let result = Handoff<Int>()
         AYPromise.all(deferreds.map(\.promise)).thenOn(serial) { (values: PromiseValue) in
             let list = (values as? [PromiseValue] ?? []).map(int)
@@ -95,7 +94,7 @@ struct AYContender: Contender {
     }
 
     private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
-        let deferreds = (0..<inputs.size).map { _ in AYPromise.deferred() }
+        let deferreds = (0..<inputs.size).map { _ in AYPromise.pending() }
         let result = Handoff<Int>()
         AYPromise.race(deferreds.map(\.promise)).thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
         clock.markBuilt()
@@ -149,13 +148,13 @@ struct AYContender: Contender {
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
         let done = Countdown(count)
         let serial = self.serial
-        var deferreds: [Deferred<AYPromise>] = []
+        var deferreds: [AYPromise.Pending] = []
         var thens: [AYPromise] = []
         deferreds.reserveCapacity(count)
         thens.reserveCapacity(count)
         meter.measure {
             for _ in 0..<count {
-                let deferred = AYPromise.deferred()
+                let deferred = AYPromise.pending()
                 deferreds.append(deferred)
                 thens.append(deferred.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) })
             }

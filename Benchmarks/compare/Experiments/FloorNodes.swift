@@ -1,7 +1,6 @@
 import CompareKit
 import Dispatch
 import Foundation
-import PromiseInterface
 import PromiseRuntime
 
 // The floor experiment's last variant (FBLFloor.swift): FBL's contract, with observers that cost
@@ -18,9 +17,8 @@ import PromiseRuntime
 // promise's lock before running it (the lock costs nothing measurable: Reports/performance.md). It
 // leaves out adoption (not exercised by a chain of `Int`s; the type check that decides it is kept).
 //
-// Why FBL does not do this yet: the promise a `then` returns must be a subclass of the promise, and
-// the shared protocol (`APlusPromise`) has requirements returning `Self`, which a non-final class
-// cannot meet; see Reports/performance.md.
+// FBL does not do this yet: the promise a `then` returns would be a subclass of the promise (see
+// Reports/performance.md).
 
 /// An observer: a closure that captures only the promise it settles (see above).
 struct NodeObserver<Input: Sendable>: Sendable {

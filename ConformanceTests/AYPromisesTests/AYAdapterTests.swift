@@ -27,7 +27,8 @@ struct AYAPlusTests {
     @Test("A+ then runs its callbacks on the main queue; nil callbacks pass both outcomes through")
     func aplusThen() async throws {
         let onMain = Recorder<Bool>()
-        let mapped = AYPromise.resolved(1).then(
+        let mapped = AYAdapter.then(
+            AYAdapter.resolved(1),
             onFulfilled: { value in
                 onMain.record(MainQueue.isCurrent)
                 return (value as! Int) + 1
@@ -36,18 +37,18 @@ struct AYAPlusTests {
         )
         #expect(try await value(of: mapped) as? Int == 2)
         #expect(onMain.all == [true])
-        let passed = AYPromise.rejected(TestError(3)).then(onFulfilled: nil, onRejected: nil)
+        let passed = AYAdapter.then(AYAdapter.rejected(TestError(3)), onFulfilled: nil, onRejected: nil)
         #expect(try await error(of: passed) as? TestError == TestError(3))
-        let fulfilled = AYPromise.resolved(4).then(onFulfilled: nil, onRejected: nil)
+        let fulfilled = AYAdapter.then(AYAdapter.resolved(4), onFulfilled: nil, onRejected: nil)
         #expect(try await value(of: fulfilled) as? Int == 4)
     }
 
     @Test("currentState and isCycleError")
     func stateAndCycle() {
-        #expect(AYPromise.deferred().promise.currentState.isPending)
-        #expect(AYPromise.resolved(5).currentState.value.flatMap { $0 as? Int } == 5)
-        #expect(AYPromise.rejected(TestError()).currentState.error != nil)
-        #expect(AYPromise.isCycleError(AYPromiseError.cycle))
-        #expect(!AYPromise.isCycleError(TestError()))
+        #expect(AYAdapter.state(of: AYAdapter.deferred().promise).isPending)
+        #expect(AYAdapter.state(of: AYAdapter.resolved(5)).value.flatMap { $0 as? Int } == 5)
+        #expect(AYAdapter.state(of: AYAdapter.rejected(TestError())).error != nil)
+        #expect(AYAdapter.isCycleError(AYPromiseError.cycle))
+        #expect(!AYAdapter.isCycleError(TestError()))
     }
 }

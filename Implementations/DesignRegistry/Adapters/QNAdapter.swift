@@ -1,5 +1,5 @@
+public import APlusSuite
 import Dispatch
-public import PromiseInterface
 import PromiseRuntime
 public import QNTasks
 
@@ -11,18 +11,17 @@ public import QNTasks
 /// runs the callback: one task and one hop per link.
 public typealias QNPromise = QNAsyncContinuationTask<PromiseValue, PromiseValue>
 
-/// The shared protocol on `QNPromise`.
-///
-/// `QNAsyncTask` is a class hierarchy whose base cannot meet `APlusPromise`'s `Self` requirements
-/// (`deferred() -> Deferred<Self>`, `then -> Self`), so the protocol is met by one final type: the
-/// continuation of `PromiseValue`.
+/// QN as the Promises/A+ suite drives it, through the suite's own adapter protocol, as an outside
+/// library's adapter does; its promise is `QNPromise`.
 /// - `deferred()` is a started continuation of a `QNAsyncManualTask` that `resolve` completes
 ///   through the resolution procedure; the continuation passes its outcome on.
 /// - `then` is a started continuation of this promise whose step runs `onFulfilled` or
 ///   `onRejected` on the main queue and resolves with what it returns.
 ///
 /// Callbacks run on the main queue, always in a hop after `then` returned (Promises/A+ 2.2.4).
-extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Result == PromiseValue {
+public enum QNAdapter: APlusAdapter {
+    public typealias PromiseUnderTest = QNPromise
+
     /// Makes a pending promise and the two functions that settle it.
     ///
     /// The promise is a started continuation of a `QNAsyncManualTask`; `resolve` runs the
@@ -33,13 +32,13 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
     /// pending. Both functions may be called from any thread.
     ///
     /// ```swift
-    /// let deferred = QNPromise.deferred()
+    /// let deferred = QNAdapter.deferred()
     /// client.get(url) { data in deferred.resolve(data) }
-    /// deferred.promise.then(onFulfilled: { show($0) }, onRejected: nil)
+    /// QNAdapter.then(deferred.promise, onFulfilled: { show($0) }, onRejected: nil)
     /// ```
     ///
     /// - Returns: The promise with its `resolve` and `reject` functions.
-    public static func deferred() -> Deferred<QNAsyncContinuationTask<PromiseValue, PromiseValue>> {
+    public static func deferred() -> APlusDeferred<QNPromise> {
         // No task ID: a given one is kept out of line, one allocation more per promise.
         let resolver = QNAsyncManualTask<PromiseValue>()
         let promise = QNPromise(source: resolver, queue: .main) { outcome, promise in
@@ -58,7 +57,7 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
         // because resolving with a pending task or thenable leaves it unfinished, and a later
         // resolve or reject would then win.
         let gate = FirstCallGate()
-        return Deferred(
+        return APlusDeferred(
             promise: promise,
             resolve: { value in
                 if gate.claim() { qnResolve(resolver, with: value, owner: owner) }
@@ -74,7 +73,7 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
     ///
     /// - Parameter value: The value, task or thenable.
     /// - Returns: A started promise; it is fulfilled in a main-queue hop at the earliest.
-    public static func resolved(_ value: PromiseValue) -> QNAsyncContinuationTask<PromiseValue, PromiseValue> {
+    public static func resolved(_ value: PromiseValue) -> QNPromise {
         let deferred = deferred()
         deferred.resolve(value)
         return deferred.promise
@@ -86,7 +85,7 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
     ///
     /// - Parameter reason: The rejection reason.
     /// - Returns: A started promise; it is rejected in a main-queue hop at the earliest.
-    public static func rejected(_ reason: any Error) -> QNAsyncContinuationTask<PromiseValue, PromiseValue> {
+    public static func rejected(_ reason: any Error) -> QNPromise {
         let deferred = deferred()
         deferred.reject(reason)
         return deferred.promise
@@ -94,29 +93,31 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
 
     /// Promises/A+ `then`: a new promise settled by `onFulfilled` or `onRejected`.
     ///
-    /// The new promise is a started continuation of this one whose step runs the matching
+    /// The new promise is a started continuation of `promise` whose step runs the matching
     /// callback and resolves with what it returns (a task or thenable is adopted; a throw
     /// rejects). A missing callback passes the value or reason through.
     ///
     /// ```swift
-    /// let doubled = promise.then(onFulfilled: { ($0 as? Int ?? 0) * 2 }, onRejected: nil)
+    /// let doubled = QNAdapter.then(promise, onFulfilled: { ($0 as? Int ?? 0) * 2 }, onRejected: nil)
     /// ```
     ///
-    /// Cancelling the returned promise (it is a task) cancels this one too while it is pending,
+    /// Cancelling the returned promise (it is a task) cancels `promise` too while it is pending,
     /// since it is the task the continuation waits for. The callbacks run on the main queue,
-    /// always after `then` returned (2.2.4), in the order the `then`s were called on this promise
+    /// always after `then` returned (2.2.4), in the order the `then`s were called on `promise`
     /// (2.2.6).
     ///
     /// - Parameters:
+    ///   - promise: The promise to observe.
     ///   - onFulfilled: Called with the value; `nil` fulfils the new promise with it.
-    ///   - onRejected: Called with the reason (`CancellationError` if this task was cancelled);
+    ///   - onRejected: Called with the reason (`CancellationError` if `promise` was cancelled);
     ///     `nil` rejects the new promise with it.
     /// - Returns: The new, started promise.
-    public func then(
+    public static func then(
+        _ promise: QNPromise,
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
-    ) -> QNAsyncContinuationTask<PromiseValue, PromiseValue> {
-        let next = QNPromise(source: self, queue: .main) { outcome, next in
+    ) -> QNPromise {
+        let next = QNPromise(source: promise, queue: .main) { outcome, next in
             let owner = ObjectIdentifier(next)
             // The step already runs on the main queue, in a hop after `then` returned, so the
             // callback runs right here.
@@ -144,12 +145,15 @@ extension QNAsyncContinuationTask: APlusPromise where Input == PromiseValue, Res
         return next
     }
 
+    /// A foreign thenable as a `Thenable`, which QN's resolution procedure assimilates.
+    public static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
+
     /// The promise's state now: pending until the task finishes, then fulfilled with its result
     /// or rejected with its error; a cancelled task reads as rejected with `CancellationError`.
     ///
     /// Any thread may read it; the answer may be out of date as soon as it is returned.
-    public var currentState: PromiseState {
-        switch outcome {
+    public static func state(of promise: QNPromise) -> PromiseState {
+        switch promise.outcome {
         case nil: return .pending
         case .succeeded(let value): return .fulfilled(value)
         case .failed(let error): return .rejected(error)

@@ -26,7 +26,7 @@ struct QXAPlusTests {
 
     @Test("deferred's resolve and reject count only once")
     func deferredOnce() async throws {
-        let deferred = QXPromise.deferred()
+        let deferred = QXAdapter.deferred()
         deferred.resolve(1)
         deferred.reject(TestError())
         deferred.resolve(2)
@@ -35,18 +35,18 @@ struct QXAPlusTests {
 
     @Test("then with nil callbacks passes both outcomes through, on the main queue")
     func passThrough() async throws {
-        let fulfilled = QXPromise.resolved(3).then(onFulfilled: nil, onRejected: nil)
+        let fulfilled = QXAdapter.then(QXAdapter.resolved(3), onFulfilled: nil, onRejected: nil)
         #expect(try await value(of: fulfilled) as? Int == 3)
-        let rejected = QXPromise.rejected(TestError(4)).then(onFulfilled: nil, onRejected: nil)
+        let rejected = QXAdapter.then(QXAdapter.rejected(TestError(4)), onFulfilled: nil, onRejected: nil)
         #expect(try await error(of: rejected) as? TestError == TestError(4))
-        let onMain = QXPromise.resolved(5).then(onFulfilled: { _ in MainQueue.isCurrent }, onRejected: nil)
+        let onMain = QXAdapter.then(QXAdapter.resolved(5), onFulfilled: { _ in MainQueue.isCurrent }, onRejected: nil)
         #expect(try await value(of: onMain) as? Bool == true)
     }
 
     /// QX's rule, like Promises/A+ 2.3.4 and unlike FBL: an Error value is a value.
     @Test("a callback that returns an Error value fulfils with it")
     func errorValueFulfils() async throws {
-        let promise = QXPromise.resolved(1).then(onFulfilled: { _ in TestError(7) }, onRejected: nil)
+        let promise = QXAdapter.then(QXAdapter.resolved(1), onFulfilled: { _ in TestError(7) }, onRejected: nil)
         #expect(try await value(of: promise) as? TestError == TestError(7))
     }
 }

@@ -34,7 +34,7 @@ struct FBLAPlusTests {
 
     @Test("deferred's resolve and reject count only once")
     func deferredOnce() async throws {
-        let deferred = FBLPromise<PromiseValue>.deferred()
+        let deferred = FBLAdapter.deferred()
         deferred.resolve(1)
         deferred.reject(TestError())
         deferred.resolve(2)
@@ -43,9 +43,9 @@ struct FBLAPlusTests {
 
     @Test("then with nil callbacks passes both outcomes through")
     func passThrough() async throws {
-        let fulfilled = FBLPromise<PromiseValue>.resolved(3).then(onFulfilled: nil, onRejected: nil)
+        let fulfilled = FBLAdapter.then(FBLAdapter.resolved(3), onFulfilled: nil, onRejected: nil)
         #expect(try await value(of: fulfilled) as? Int == 3)
-        let rejected = FBLPromise<PromiseValue>.rejected(TestError(4)).then(onFulfilled: nil, onRejected: nil)
+        let rejected = FBLAdapter.then(FBLAdapter.rejected(TestError(4)), onFulfilled: nil, onRejected: nil)
         #expect(try await error(of: rejected) as? TestError == TestError(4))
     }
 
@@ -53,7 +53,7 @@ struct FBLAPlusTests {
     /// Recorded in Reports/conformance.md as the one place FBL departs from the spec's model.
     @Test("a callback that returns an Error value rejects, as in google/promises")
     func errorValueRejects() async throws {
-        let promise = FBLPromise<PromiseValue>.resolved(1).then(onFulfilled: { _ in TestError(7) }, onRejected: nil)
+        let promise = FBLAdapter.then(FBLAdapter.resolved(1), onFulfilled: { _ in TestError(7) }, onRejected: nil)
         #expect(try await error(of: promise) as? TestError == TestError(7))
     }
 }

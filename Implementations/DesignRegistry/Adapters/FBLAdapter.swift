@@ -1,21 +1,25 @@
+public import APlusSuite
 import Dispatch
 public import FBLPromises
-public import PromiseInterface
+public import SharedPromiseTypes
 
-/// The shared protocol, on the dynamically typed specialisation the Promises/A+ suite uses.
+/// FBL as the Promises/A+ suite drives it, through the suite's own adapter protocol, as an outside
+/// library's adapter does; on the dynamically typed specialisation `FBLPromise<PromiseValue>`.
 ///
 /// Every requirement maps onto FBL's own API: `deferred` is `FBLPromise.pending()` with
 /// `FBLPromise.resolve(_:on:)` and `FBLPromise.reject(_:)`, and `then` is the
 /// `FBLPromise.chain(on:chainedFulfill:chainedReject:)` primitive. Callbacks are pinned to the
 /// main queue, not `FBLPromise.defaultQueue`, so a test that changes the default cannot disturb
 /// the suite's timing.
-extension FBLPromise: APlusPromise where Value == PromiseValue {
+public enum FBLAdapter: APlusAdapter {
+    public typealias PromiseUnderTest = FBLPromise<PromiseValue>
+
     /// A pending promise with the functions that settle it: `resolve` runs FBL's resolution
     /// procedure (`FBLPromise.resolve(_:on:)`, adopting on the main queue), `reject`
     /// rejects. Only the first call to either counts.
-    public static func deferred() -> Deferred<FBLPromise<PromiseValue>> {
+    public static func deferred() -> APlusDeferred<FBLPromise<PromiseValue>> {
         let promise = FBLPromise<PromiseValue>.pending()
-        return Deferred(
+        return APlusDeferred(
             promise: promise,
             resolve: { promise.resolve($0, on: .main) },
             reject: promise.reject
@@ -42,11 +46,12 @@ extension FBLPromise: APlusPromise where Value == PromiseValue {
     ///   - onFulfilled: Maps the value; what it returns resolves the new promise.
     ///   - onRejected: Handles the error; what it returns resolves the new promise.
     /// - Returns: The new promise. Callbacks run on the main queue, after `then` returned.
-    public func then(
+    public static func then(
+        _ promise: FBLPromise<PromiseValue>,
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
     ) -> FBLPromise<PromiseValue> {
-        chain(
+        promise.chain(
             on: .main,
             chainedFulfill: { value in
                 guard let onFulfilled else { return .value(value) }
@@ -59,9 +64,12 @@ extension FBLPromise: APlusPromise where Value == PromiseValue {
         )
     }
 
+    /// A foreign thenable as a `Thenable`, which FBL's resolution procedure assimilates.
+    public static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
+
     /// The promise's state, read under its lock.
-    public var currentState: PromiseState {
-        switch result {
+    public static func state(of promise: FBLPromise<PromiseValue>) -> PromiseState {
+        switch promise.result {
         case nil: return .pending
         case .success(let value): return .fulfilled(value)
         case .failure(let error): return .rejected(error)

@@ -1,7 +1,7 @@
+import APlusSuite
 import DesignRegistry
 import Dispatch
 import Foundation
-import PromiseInterface
 import QNTasks
 import TestSupport
 import Testing
@@ -54,7 +54,8 @@ struct QNAPlusTests {
         try await waitUntil { done in
             DispatchQueue.main.async {
                 defer { returned.record(true) }
-                _ = QNPromise.resolved(1).then(
+                _ = QNAdapter.then(
+                    QNAdapter.resolved(1),
                     onFulfilled: { value in
                         seen.record("main:\(MainQueue.isCurrent) after return:\(returned.all == [true])")
                         done()
@@ -69,13 +70,13 @@ struct QNAPlusTests {
 
     @Test("a promise resolved with itself rejects with the cycle error")
     func cycle() async throws {
-        let deferred = QNPromise.deferred()
+        let deferred = QNAdapter.deferred()
         deferred.resolve(deferred.promise)
         guard case .failure(let error) = try await settled(deferred.promise) else {
             Issue.record("fulfilled")
             return
         }
-        #expect(QNPromise.isCycleError(error))
+        #expect(QNAdapter.isCycleError(error))
     }
 
     @Test("a promise resolved with a typed map of itself rejects with the cycle error")
@@ -83,20 +84,20 @@ struct QNAPlusTests {
         // The map waits for the promise (its source) and the promise would wait for the map: the
         // cycle check follows a typed link's source though the link records nothing. (It hung
         // until the test's timeout before.)
-        let deferred = QNPromise.deferred()
+        let deferred = QNAdapter.deferred()
         let mapped = deferred.promise.map(on: .main) { value in value as? Int ?? 0 }
         deferred.resolve(mapped)
         guard case .failure(let error) = try await settled(deferred.promise) else {
             Issue.record("fulfilled")
             return
         }
-        #expect(QNPromise.isCycleError(error))
+        #expect(QNAdapter.isCycleError(error))
     }
 
     @Test("after a task adopted from outside, the cycle check follows the task the step adopts")
     func cycleThroughStepAdoptionAfterEarlyAdoption() async throws {
         let queue = DispatchQueue(label: "qn.cycle-after-early-adoption")
-        let deferred = QNPromise.deferred()
+        let deferred = QNAdapter.deferred()
         let gate = QNAsyncManualTask<PromiseValue>()
         let continuation = gate.then(on: queue) { _ in deferred.promise }
         continuation.start()
@@ -113,18 +114,19 @@ struct QNAPlusTests {
             Issue.record("fulfilled")
             return
         }
-        #expect(QNPromise.isCycleError(error))
+        #expect(QNAdapter.isCycleError(error))
         early.cancel()
     }
 
     @Test("a callback may return any QN task, which is started and adopted")
     func adoptsTasks() async throws {
-        let promise = QNPromise.resolved(2).then(
-            onFulfilled: { value in QNAsyncBlockTask<Int> { _ in (value as? Int ?? 0) * 10 } },
+        let promise = QNAdapter.then(
+            QNAdapter.resolved(2), onFulfilled: { value in QNAsyncBlockTask<Int> { _ in (value as? Int ?? 0) * 10 } },
             onRejected: nil
         )
         #expect(try await settled(promise).get() as? Int == 20)
-        let cancelled = QNPromise.resolved(nil).then(
+        let cancelled = QNAdapter.then(
+            QNAdapter.resolved(nil),
             onFulfilled: { _ in
                 let task = QNAsyncManualTask<Int>()
                 task.cancel()
@@ -142,13 +144,13 @@ struct QNAPlusTests {
     @Test("deferred: resolving with a pending task, then rejecting: the task's outcome wins")
     func deferredResolveTaskThenReject() async throws {
         let task = QNAsyncManualTask<Int>()
-        let deferred = QNPromise.deferred()
+        let deferred = QNAdapter.deferred()
         deferred.resolve(task)
         deferred.reject(TestError(1))
         deferred.resolve(2)
         // Let any (wrong) later call settle the promise before the task finishes.
         try await waitUntil { done in DispatchQueue.main.async { done() } }
-        #expect(deferred.promise.currentState.isPending)
+        #expect(QNAdapter.state(of: deferred.promise).isPending)
         task.succeed(5)
         #expect(try await settled(deferred.promise).get() as? Int == 5)
     }
@@ -156,14 +158,14 @@ struct QNAPlusTests {
     @Test("deferred: resolving with a pending thenable, then with a value: the thenable's value wins")
     func deferredResolveThenableThenValue() async throws {
         let thenable = LateThenable(7)
-        let deferred = QNPromise.deferred()
+        let deferred = QNAdapter.deferred()
         deferred.resolve(thenable)
         deferred.resolve(1)
         deferred.reject(TestError(1))
         // The thenable is called in a main-queue hop.
         try await eventually("the thenable is called") { thenable.isWaiting }
         try await waitUntil { done in DispatchQueue.main.async { done() } }
-        #expect(deferred.promise.currentState.isPending)
+        #expect(QNAdapter.state(of: deferred.promise).isPending)
         thenable.fulfil()
         #expect(try await settled(deferred.promise).get() as? Int == 7)
     }
@@ -175,7 +177,7 @@ struct QNAPlusTests {
             runs.record(1)
             return 5
         }
-        let deferred = QNPromise.deferred()
+        let deferred = QNAdapter.deferred()
         deferred.resolve(task)
         #expect(try await settled(deferred.promise).get() as? Int == 5)
         #expect(runs.count == 1)
@@ -183,22 +185,22 @@ struct QNAPlusTests {
 
     @Test("nil passes through as nil, not a nested optional")
     func nilValue() async throws {
-        let promise = QNPromise.resolved(nil).then(onFulfilled: nil, onRejected: nil)
+        let promise = QNAdapter.then(QNAdapter.resolved(nil), onFulfilled: nil, onRejected: nil)
         let value = try await settled(promise).get()
         #expect(value == nil)
-        #expect(promise.currentState.value.map { $0 == nil } == true)
+        #expect(QNAdapter.state(of: promise).value.map { $0 == nil } == true)
     }
 
     /// Promises/A+ 2.3.4: unlike FBL, QN does not turn a returned error value into a rejection.
     @Test("a callback that returns an Error value fulfils with it")
     func errorValueFulfils() async throws {
-        let promise = QNPromise.resolved(1).then(onFulfilled: { _ in TestError(7) }, onRejected: nil)
+        let promise = QNAdapter.then(QNAdapter.resolved(1), onFulfilled: { _ in TestError(7) }, onRejected: nil)
         #expect(try await settled(promise).get() as? TestError == TestError(7))
     }
 
     @Test("a rejection passes through then without onRejected, with the same reason")
     func rejectionPassesThrough() async throws {
-        let promise = QNPromise.rejected(CancellationError()).then(onFulfilled: nil, onRejected: nil)
+        let promise = QNAdapter.then(QNAdapter.rejected(CancellationError()), onFulfilled: nil, onRejected: nil)
         guard case .failure(let error) = try await settled(promise) else {
             Issue.record("fulfilled")
             return
@@ -211,10 +213,10 @@ struct QNAPlusTests {
     @Test("a 100,000-link then chain settles without overflowing the stack, and is freed")
     func longChain() async throws {
         let links = stressSize(100_000)
-        let root = QNPromise.deferred()
+        let root = QNAdapter.deferred()
         var promise: QNPromise? = root.promise
         for _ in 0..<links {
-            promise = promise!.then(onFulfilled: { ($0 as? Int ?? 0) + 1 }, onRejected: nil)
+            promise = QNAdapter.then(promise!, onFulfilled: { ($0 as? Int ?? 0) + 1 }, onRejected: nil)
         }
         let weakLast = Weak(promise)
         let clock = ContinuousClock()
@@ -231,11 +233,11 @@ struct QNAPlusTests {
     @Test("cancelling the tail of a 100,000-link pending chain cancels every link, with a flat stack")
     func cancelLongChain() async throws {
         let links = stressSize(100_000)
-        let root = QNPromise.deferred()
+        let root = QNAdapter.deferred()
         var chain: [QNPromise] = [root.promise]
         chain.reserveCapacity(links + 1)
         for _ in 0..<links {
-            chain.append(chain[chain.count - 1].then(onFulfilled: nil, onRejected: nil))
+            chain.append(QNAdapter.then(chain[chain.count - 1], onFulfilled: nil, onRejected: nil))
         }
         // Each link registers on the previous one in its first step, queued on the main queue by
         // `then`: one main-queue hop after the loop comes after all of them.
@@ -251,7 +253,7 @@ struct QNAPlusTests {
         // As documented, a cancelled task seen as a promise is rejected with CancellationError,
         // and a late resolve of the root changes nothing.
         root.resolve(1)
-        #expect(chain.allSatisfy { $0.currentState.error is CancellationError })
+        #expect(chain.allSatisfy { QNAdapter.state(of: $0).error is CancellationError })
         guard case .failure(let error) = try await settled(chain[chain.count - 1]) else {
             Issue.record("fulfilled")
             return
@@ -262,11 +264,11 @@ struct QNAPlusTests {
 
     @Test("a dropped 100,000-link pending chain is freed without overflowing the stack")
     func droppedPendingChain() async throws {
-        var root: Deferred<QNPromise>? = QNPromise.deferred()
+        var root: APlusDeferred<QNPromise>? = QNAdapter.deferred()
         var promise: QNPromise? = root!.promise
         let weakFirst = Weak(promise)
         for _ in 0..<stressSize(100_000) {
-            promise = promise!.then(onFulfilled: nil, onRejected: nil)
+            promise = QNAdapter.then(promise!, onFulfilled: nil, onRejected: nil)
         }
         let weakLast = Weak(promise)
         // Let every link start and register on the previous one.

@@ -1,8 +1,10 @@
+public import APlusSuite
 public import AYPromises
 import Dispatch
-public import PromiseInterface
+public import SharedPromiseTypes
 
-/// The shared protocol, mapped onto AY's own primitives.
+/// AY as the Promises/A+ suite drives it, through the suite's own adapter protocol, as an outside
+/// library's adapter does; every requirement maps onto AY's own primitives.
 ///
 /// `deferred`'s `resolve` is AY's resolution procedure (the `AYResolve` that
 /// `AYPromise.withResolve(_:)` hands out), and `then(onFulfilled:onRejected:)` is the `chain`
@@ -10,16 +12,16 @@ public import PromiseInterface
 /// timing depends on it). A+ `then` takes both callbacks at once where AY splits them into `then`
 /// and `catch`; A+ passes a fulfilment value to the next promise through a callback's return
 /// value, exactly as AY's blocks do.
-extension AYPromise: APlusPromise {
-    /// A pending promise with AY's resolve callback and a reject function; the first call to
-    /// either counts.
-    public static func deferred() -> Deferred<AYPromise> {
-        let promise = AYPromise(pending: ())
-        return Deferred(
-            promise: promise,
-            resolve: { value in promise.resolveFirst(value, on: .main) },
-            reject: { error in promise.rejectFirst(error) }
-        )
+public enum AYAdapter: APlusAdapter {
+    public typealias PromiseUnderTest = AYPromise
+
+    /// A pending promise (`AYPromise.pending()`) with its resolve callback and a reject function;
+    /// the first call to either counts.
+    public static func deferred() -> APlusDeferred<AYPromise> {
+        let pending = AYPromise.pending()
+        return APlusDeferred(
+            promise: pending.promise, resolve: { value in pending.resolve(value) },
+            reject: { error in pending.promise.rejectFirst(error) })
     }
 
     /// A new promise resolved with `value` through AY's resolution procedure (a thenable's `then`
@@ -38,11 +40,12 @@ extension AYPromise: APlusPromise {
     /// Both A+ callbacks at once, on the main queue, through the `chain` primitive every AY operator
     /// uses; a `nil` callback passes that outcome on. What a callback returns is resolved as an AY
     /// block's return value (so an `Error` value rejects).
-    public func then(
+    public static func then(
+        _ promise: AYPromise,
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
     ) -> AYPromise {
-        chain(on: .main) { outcome, next in
+        promise.chain(on: .main) { outcome, next in
             switch outcome {
             case .success(let value):
                 guard let onFulfilled else { return next.settle(outcome) }
@@ -54,8 +57,11 @@ extension AYPromise: APlusPromise {
         }
     }
 
-    /// The same as `AYPromise.state`.
-    public var currentState: PromiseState { state }
+    /// A foreign thenable as a `Thenable`, which AY's resolution procedure assimilates.
+    public static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
+
+    /// `AYPromise.state`.
+    public static func state(of promise: AYPromise) -> PromiseState { promise.state }
 
     /// Whether `error` is `AYPromiseError.cycle`.
     public static func isCycleError(_ error: any Error) -> Bool {

@@ -1,15 +1,19 @@
+public import APlusSuite
 import Dispatch
-public import PromiseInterface
 public import QXPromises
+public import SharedPromiseTypes
 
-/// The shared protocol, on QX's own API.
+/// QX as the Promises/A+ suite drives it, through the suite's own adapter protocol, as an outside
+/// library's adapter does, on QX's own API.
 ///
 /// `deferred` is `QXPromise.pending(on:)` with the resolver's `fulfill` (the design's resolution
 /// procedure: QX promises observed, thenables assimilated, self-resolution the cycle error) and
 /// `reject`; `then` is `QXPromise.chain(on:thenBlock:catchBlock:)`. Callbacks are pinned to the
 /// main queue, not `QXPromise.defaultQueue`, so a test that changes the default cannot disturb
 /// the suite's timing.
-extension QXPromise: APlusPromise {
+public enum QXAdapter: APlusAdapter {
+    public typealias PromiseUnderTest = QXPromise
+
     /// A pending promise with the functions that settle it: the design's resolution procedure.
     ///
     /// `resolve` is the resolver's `QXResolver.fulfill(_:)`: a `QXPromise` is observed through
@@ -19,9 +23,9 @@ extension QXPromise: APlusPromise {
     /// to either counts.
     ///
     /// - Returns: The promise (callback queue: main) and its two functions, callable from any thread.
-    public static func deferred() -> Deferred<QXPromise> {
+    public static func deferred() -> APlusDeferred<QXPromise> {
         let (promise, resolver) = QXPromise.pending(on: .main)
-        return Deferred(promise: promise, resolve: resolver.fulfill, reject: resolver.reject)
+        return APlusDeferred(promise: promise, resolve: resolver.fulfill, reject: resolver.reject)
     }
 
     /// A promise resolved with `value` through the resolution procedure (see `deferred()`): a
@@ -53,17 +57,21 @@ extension QXPromise: APlusPromise {
     ///   - onFulfilled: Called with the value, on the main queue.
     ///   - onRejected: Called with the error, on the main queue.
     /// - Returns: The link. It keeps itself alive until it settles.
-    public func then(
+    public static func then(
+        _ promise: QXPromise,
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
     ) -> QXPromise {
-        chain(on: .main, thenBlock: onFulfilled, catchBlock: onRejected)
+        promise.chain(on: .main, thenBlock: onFulfilled, catchBlock: onRejected)
     }
+
+    /// A foreign thenable as a `Thenable`, which QX's resolution procedure assimilates.
+    public static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
 
     /// The state at this moment, read from the observable keys in one snapshot (a rejected
     /// state always comes with its error). Safe from any thread.
-    public var currentState: PromiseState {
-        switch outcome {
+    public static func state(of promise: QXPromise) -> PromiseState {
+        switch promise.outcome {
         case nil: return .pending
         case .fulfilled(let value): return .fulfilled(value)
         case .rejected(let error): return .rejected(error)
