@@ -113,7 +113,12 @@ struct AYPromiseStateMachine {
     /// run next, or `nil` if there are none (the promise is then settled for good, and later
     /// handlers run at once on the thread that pipes them).
     mutating func nextHandlers() -> AYHandlerList? {
-        guard let (outcome, queued) = state.handingOut else { return nil }
+        guard let (outcome, queued) = state.handingOut else {
+            if case .pending = state {
+                preconditionFailure("nextHandlers() before settle(_:): only the settling thread hands out handlers")
+            }
+            return nil  // settled with no handler to hand out: the settling thread's loop ends
+        }
         if queued.isEmpty {
             self = AYPromiseStateMachine(settled: outcome)
             return nil
@@ -153,7 +158,12 @@ struct AYPromiseStateMachine {
     /// Called when the promise is freed: the handlers a pending promise still holds (they keep the
     /// next links of its chain alive), or `nil` if it had settled.
     mutating func abandon() -> AYHandlerList? {
-        guard case .pending(let handlers, _) = state else { return nil }
+        guard case .pending(let handlers, _) = state else {
+            if state.handingOut != nil {
+                preconditionFailure("a promise freed while handing out its handlers: the settling thread must hold it")
+            }
+            return nil
+        }
         state = .pending(AYHandlerList(), following: AYWeakPromise())
         return handlers
     }

@@ -38,7 +38,7 @@ public import Synchronization
 /// it (that is what the QN design adds).
 public final class FBLPromise<Value: Sendable>: Sendable {
     /// Called on the settling thread, outside the lock, with the outcome.
-    @usableFromInline typealias Observer = FBLPromiseStateMachine<Value>.Observer
+    @usableFromInline typealias Observer = @Sendable (Result<Value, any Error>) -> Void
 
     /// Guards the whole state machine: the outcome and the observers.
     @usableFromInline let machine: PromiseMutex<FBLPromiseStateMachine<Value>>
@@ -292,7 +292,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     @inlinable
     func settle(_ result: Result<Value, any Error>) {
         let action = machine.withLock { $0.settle(result) }
-        guard case .notify(var observers, let outcome) = action else { return }
+        guard case .handOut(var observers, let outcome) = action else { return }
         mayBePending.store(false, ordering: .releasing)
         // Observers registered while these are called are queued behind them (the machine is
         // handing out) and called here next, in a loop: registration order holds whichever
@@ -301,8 +301,8 @@ public final class FBLPromise<Value: Sendable>: Sendable {
             repeat {
                 // A loop, not recursion: an observer that settles another promise only
                 // schedules work, so deep chains do not grow the stack.
-                observers.forEach { $0.notify(outcome) }
-                guard let next = machine.withLock({ $0.nextObservers() }) else { break }
+                observers.forEach { $0.run(outcome) }
+                guard let next = machine.withLock({ $0.nextCallbacks() }) else { break }
                 observers = next
             } while true
         }
@@ -430,7 +430,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// on any queue being serviced.
     @inlinable
     func addObserver(_ observer: @escaping Observer) {
-        let action = machine.withLock { $0.observe(observer) }
+        let action = machine.withLock { $0.register(SettleOnceCallback(observer)) }
         if case .callNow(let result) = action { observer(result) }
     }
 }

@@ -282,6 +282,7 @@ struct QXPromiseCore {
     /// leaves, for the caller to free after the lock: it holds the blocks that will not run and
     /// the followed promise, whose teardown may run user code.
     mutating func sourceSettled(_ outcome: QXOutcome) -> (SourceAction, left: Stage) {
+        precondition(settlers > 0, "a source settled a promise that counted no settler: each settler ends once")
         settlers -= 1
         let left = stage
         switch stage {
@@ -383,6 +384,7 @@ struct QXPromiseCore {
     /// nothing can settle the promise any more, so it lets go of itself and of everything it
     /// holds (the original would leak it).
     mutating func removeSettler() -> Abandonment? {
+        precondition(settlers > 0, "a settler ended on a promise that counted none: each settler ends once")
         settlers -= 1
         switch stage {
         case .waiting, .adopting: break
