@@ -104,7 +104,7 @@ final class CaseContext: Sendable {
     }
 
     deinit {
-        // Every closure that could call `done()` has been released (the design dropped the
+        // Every closure that could call `done()` has been released (the library dropped the
         // callbacks that held them), so nothing ever will: fail now instead of waiting for a
         // timer that no longer holds the context.
         let (continuation, failures) = state.withLock { state in

@@ -12,6 +12,12 @@
 /// let thenables = try APlusSuite.cases(for: MyAdapter.self, clauses: ["2.3.3"])
 /// ```
 public enum APlusSuite {
+    /// The version of the suite's API (semantic versioning; CHANGELOG.md says what each version
+    /// changed). Within a major version, an adapter that compiles keeps compiling, and a library
+    /// that passes every case keeps passing; case names, failure messages and the additions may be
+    /// refined.
+    public static let version = "1.0.0"
+
     /// Every case, built for the library that `adapter` drives, in the order of the JS suite.
     public static func cases<Adapter: APlusAdapter>(for adapter: Adapter.Type) -> [APlusCase] {
         let suite = SuiteBuilder<Adapter>()
@@ -155,7 +161,7 @@ final class SuiteBuilder<Adapter: APlusAdapter> {
         }
     }
 
-    /// A pending promise of this design that `settle` settles 50 ms later (the JS suite's
+    /// A pending promise of the library under test that `settle` settles 50 ms later (the JS suite's
     /// "eventually-fulfilled" / "eventually-rejected" promises).
     static func eventually(_ context: CaseContext, _ settle: @escaping @Sendable (APlusDeferred<P>) -> Void) -> P {
         let deferred = P.deferred()

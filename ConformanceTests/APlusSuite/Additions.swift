@@ -1,7 +1,7 @@
-// Cases this port adds to promises-aplus-tests. They are not among the 648 (the catalog lists only
-// the JavaScript suite's cases) and they sit under their own heading, so every JS case keeps its
+// Cases this port adds to promises-aplus-tests. They are not among the 648 (those are the
+// JavaScript suite's cases) and they sit under their own heading, so every JS case keeps its
 // name. The first group targets a mistake the JS suite catches only in 3 cases that are about
-// something else; the second states its mirror rule (MutationTests shows the counts).
+// something else; the second states its mirror rule.
 
 extension SuiteBuilder {
     /// The heading of every addition; ``APlusCase/clause`` reports them as `Additions`.

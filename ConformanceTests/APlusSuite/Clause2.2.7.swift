@@ -1,5 +1,5 @@
 // 2.2.7.js: `then` returns a promise; a throw rejects it, a missing callback passes the outcome on.
-// The JS suite's eleven reasons become the three Swift kinds of the catalog.
+// The JS suite's eleven reasons become three Swift kinds.
 
 /// 2.2.7.2's reasons: how a reason is compared, and its description in the case names.
 struct ReasonKind: Sendable {

@@ -195,7 +195,7 @@ extension SuiteBuilder {
         }
     }
 
-    /// A deferred promise of this design that settles 50 ms after it is made.
+    /// A deferred promise of the library under test that settles 50 ms after it is made.
     private static func settlesLater(_ context: CaseContext, fulfilled: Bool) -> P {
         eventually(context) { deferred in
             if fulfilled {

@@ -2,7 +2,7 @@ import PromiseRuntime
 import Synchronization
 
 /// A value compared by identity (JavaScript's `strictEqual` on objects). Not an `Error`, so no
-/// design mistakes it for a rejection.
+/// library mistakes it for a rejection.
 final class Marker: Sendable, CustomStringConvertible {
     let name: String
     init(_ name: String) { self.name = name }
