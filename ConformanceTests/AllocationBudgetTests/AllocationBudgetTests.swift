@@ -18,80 +18,55 @@ struct AllocationBudgetTests {
     static let budgets: [String: Int] = [
         // The promise `then` returns and its observer, which captures the callback itself.
         "FBL pending promise with one then": 3,
-        // The above, plus GCD's closure and block for the callback. (No cast: `Int` is remembered
-        // as plain, `PlainTypeCache`.)
+        // The above, and GCD's closure and block for the callback.
         "FBL chain link": 4,
-        // 8 while the observers were a list of FBL's own; the shared `InlineFirstList` (with each
-        // observer in a struct, so the closure is not reabstracted) makes 6 in a debug build.
+        // The link and its observer in the shared list (the list's array grows, amortised).
         "FBL fan-out observer": 6,
         // `observe`'s two callbacks and its observer, per input.
         "FBL all input": 3,
-        // The promise `then` returns and its one handler, which holds the block as written (no
-        // operator closure, no wrapping closure); `deferred`'s root promise holds its own
-        // first-call flag (no gate object).
+        // The promise `then` returns and its one handler, which holds the block as written.
         "AY pending promise with one then": 3,
-        // The above, plus GCD's block for the handler's dispatch. The resolution procedure casts
-        // nothing for a type it has seen (`ayPlainTypes`).
+        // The above, and GCD's block for the handler's dispatch.
         "AY chain link": 4,
-        // 8 while the handlers were a list of AY's own, as for FBL.
+        // The link and its handler in the shared list (the list's array grows, amortised).
         "AY fan-out observer": 6,
-        // `all`'s handler per input (a release build makes only that one).
+        // `all`'s handler per input.
         "AY all input": 2,
         // The pending promise, its resolver's settler, the side table its weak reference needs,
-        // and the link, which is the observer of the promise's `state` key itself (no token, no
-        // handler closure; the block captures one object, which Swift stores as the closure's
-        // context without a box). The promise's first observer is stored inline.
+        // and the link, which is itself the observer of the promise's `state` key.
         "QX pending promise with one then": 4,
-        // The link, and its hop to its queue when the previous link settles: the hop's closure and
-        // GCD's block for it. The resolution procedure casts nothing for a type it has seen.
+        // The link, and its hop to its queue: the hop's closure and GCD's block for it.
         "QX chain link": 3,
         // The link, its hop, and the growth of the promise's observer array (amortised).
         "QX fan-out observer": 4,
-        // `all`'s handler per input, which hops to the queue when told (a release build: 1).
+        // `all`'s handler per input, which hops to the queue when told.
         "QX all input": 3,
-        // A public observation: its token and the observer that holds the handler (a release
-        // build makes only those two; a debug build adds reabstraction thunks for the generic
-        // handler).
+        // A public observation: its token and the observer that holds the handler.
         "QX key-value observation": 4,
-        // `map` is a continuation: one task per link (before continuations, a two-step serial task
-        // per `then`: 29 in compare's release count). A release build makes 4 too: the manual
-        // task, the continuation, the side table of the source's weak reference, and the typed
-        // callback's wrapper (a task's core stores observers that take the outcome erased, so
-        // `start(on:completion:)` wraps a typed callback in one that casts). Each task keeps its
-        // first observer inline: 6 while both kept an observer array.
+        // The manual task, the continuation, the side table of the source's weak reference, and
+        // the typed callback's wrapper (a task's core stores observers that take the outcome erased).
         "QN pending task with one map": 4,
-        // A release build: 4 (a debug build allocates a context for the closure that reads the
-        // continuation's state under its lock). One more (7 in a debug build) while the source
-        // kept its observer in an array, and one more again while every freed link started a
-        // `releaseIteratively` loop, which allocates its list, with nothing left to free.
+        // The continuation, its hop, and the context of the closure that reads its state.
         "QN map link": 5,
-        // A release build: 7 (8 while the continuation kept its observer in an array).
+        // The continuation, its hop, its callback's wrapper and the source's observer growth.
         "QN fan-out observer": 8,
     ]
 
     /// Bytes requested per pending promise with one `then` (what it holds while it waits), in the
     /// debug build `swift test` makes, which adds a leak tracker (its reporter and where the
-    /// promise was made, an existential) to every promise and task; the
-    /// release figures, which `compare` reports, are in the comments. Met within
-    /// ``byteTolerance``.
+    /// promise was made, an existential) to every promise and task. Met within ``byteTolerance``;
+    /// the release figures are in Reports/benchmarks.md.
     static let pendingByteBudgets: [String: Int] = [
-        // Release: 180.
         "FBL pending promise with one then": 288,
-        // Release: 233.
         "AY pending promise with one then": 353,
-        // Release: 369.
         "QX pending promise with one then": 465,
-        // Release: 384. The manual task (112 bytes and its start block's 16), the continuation
-        // (168), the side table of the source's weak reference and the typed callback's wrapper.
-        // 632 before the task's rarely used state (cancellation handlers, monitors, ID, recorded
-        // awaited task) moved out of line and the continuation's link into the task's own lock;
-        // 448 before each task kept its first observer inline instead of in an array.
+        // The manual task and its start block, the continuation, the side table of the source's
+        // weak reference and the typed callback's wrapper.
         "QN pending task with one map": 480,
     ]
 
     /// How far a byte count may stray from its budget: GCD's caches refill inside a run now and
-    /// then (QX's count moves by up to 3 bytes from run to run), where a change to a
-    /// promise's layout moves it by 8 bytes or more.
+    /// then, where a change to a promise's layout moves it by 8 bytes or more.
     static let byteTolerance = 4
 
     struct Count: Decodable {
