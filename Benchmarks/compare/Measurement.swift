@@ -42,11 +42,7 @@ func peakResidentBytes() -> Int {
 /// Facts about the machine and the checkout, for the report's header.
 enum Provenance {
     static func machine() -> MachineInfo {
-        let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model =
-            cpuInfo.split(separator: "\n").first { $0.hasPrefix("model name") }
-            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
-            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        let model = Host.cpuModel()
         var system = utsname()
         uname(&system)
         let os = [
@@ -90,18 +86,6 @@ enum Provenance {
         String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
-    /// Runs a command found on the `PATH` and returns its standard output, or `nil` if it failed.
-    private static func shell(_ arguments: String...) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
-    }
+    private static func shell(_ arguments: String...) -> String? { Host.output(of: arguments) }
+
 }

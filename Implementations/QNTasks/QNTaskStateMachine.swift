@@ -276,9 +276,13 @@ struct QNTaskStateMachine {
     /// meanwhile, to tell next, or `nil` if there are none (the task has then delivered its
     /// outcome to everyone, and later observers are told at once by whoever registers them).
     mutating func nextObservers() -> Observers? {
-        guard phase.outcome != nil else {
+        // Matched without binding the outcome, so the check copies nothing.
+        switch phase {
+        case .ready, .running:
             preconditionFailure(
                 "nextObservers() before the task finished: only the finishing thread hands out observers")
+        case .delivering, .finished:
+            break
         }
         guard !observers.isEmpty else {
             if case .delivering(let outcome) = phase { phase = .finished(outcome) }

@@ -15,10 +15,13 @@ public typealias QNPromise = QNAsyncContinuationTask<PromiseValue, PromiseValue>
 /// library's adapter does; its promise is `QNPromise`.
 /// - `deferred()` is a started continuation of a `QNAsyncManualTask` that `resolve` completes
 ///   through the resolution procedure; the continuation passes its outcome on.
-/// - `then` is a started continuation of this promise whose step runs `onFulfilled` or
+/// - `then` is a started continuation of the promise whose step runs `onFulfilled` or
 ///   `onRejected` on the main queue and resolves with what it returns.
 ///
 /// Callbacks run on the main queue, always in a hop after `then` returned (Promises/A+ 2.2.4).
+///
+/// `resolved(_:)` and `rejected(_:)` are the suite's defaults: a `deferred()` promise, resolved or
+/// rejected (so a `CancellationError` reason stays a rejection, not a cancel).
 public enum QNAdapter: APlusAdapter {
     public typealias PromiseUnderTest = QNPromise
 
@@ -66,29 +69,6 @@ public enum QNAdapter: APlusAdapter {
                 if gate.claim() { resolver.finish(failing: error) }
             }
         )
-    }
-
-    /// Makes a promise resolved with `value` (through the resolution procedure, so a task or a
-    /// thenable is adopted rather than fulfilled with).
-    ///
-    /// - Parameter value: The value, task or thenable.
-    /// - Returns: A started promise; it is fulfilled in a main-queue hop at the earliest.
-    public static func resolved(_ value: PromiseValue) -> QNPromise {
-        let deferred = deferred()
-        deferred.resolve(value)
-        return deferred.promise
-    }
-
-    /// Makes a promise rejected with `reason`.
-    ///
-    /// A `CancellationError` reason stays a rejection: the promise is failed, not cancelled.
-    ///
-    /// - Parameter reason: The rejection reason.
-    /// - Returns: A started promise; it is rejected in a main-queue hop at the earliest.
-    public static func rejected(_ reason: any Error) -> QNPromise {
-        let deferred = deferred()
-        deferred.reject(reason)
-        return deferred.promise
     }
 
     /// Promises/A+ `then`: a new promise settled by `onFulfilled` or `onRejected`.
