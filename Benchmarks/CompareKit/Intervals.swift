@@ -18,11 +18,6 @@ public struct Interval: Codable, Equatable, Sendable {
 
     /// Whether this interval lies wholly below `other`: lower, beyond the noise.
     public func isBelow(_ other: Interval) -> Bool { high < other.low }
-
-    /// `self` divided by a constant.
-    public func divided(by factor: Double) -> Interval {
-        Interval(value: value / factor, low: low / factor, high: high / factor)
-    }
 }
 
 /// Confidence intervals for ratios of medians by a hierarchical bootstrap over process runs.

@@ -68,9 +68,7 @@ public struct SettleOnce<Value: Sendable, Followed: AnyObject & Sendable>: Senda
         case callNow(Result<Value, any Error>)
     }
 
-    /// The state now; only the transitions below change it.
-    @inlinable public var state: State { storage }
-
+    /// The state; only the transitions below change it.
     @usableFromInline var storage: State
 
     /// A pending machine.
