@@ -3,32 +3,48 @@ import DesignRegistry
 import Foundation
 import Testing
 
-/// The port holds exactly the cases the catalog says a faithful Tier A port contains.
+/// The port holds exactly the cases a faithful Swift port of the JS suite contains: 648 whose
+/// thenables have a `then` method, and 690 with `Options.thenProperties`.
 @Suite("Promises/A+ case list")
 struct CaseListTests {
-    /// `swift-cases-tierA.txt` from the catalog, one case name per line (648).
-    static let tierANames: [String] = {
-        let fixture = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/swift-cases-tierA.txt")
+    /// A fixture of case names, one per line.
+    static func names(in file: String) -> [String] {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/\(file)")
         let text = (try? String(contentsOf: fixture, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
-    }()
+    }
 
-    @Test("the fixture lists 648 distinct cases")
+    /// The cases by default (648).
+    static let tierANames = names(in: "swift-cases-tierA.txt")
+    /// The cases with `Options.thenProperties` (690).
+    static let tierBNames = names(in: "swift-cases-tierB.txt")
+
+    @Test("the fixtures list 648 and 690 distinct cases, the 648 among the 690")
     func fixtureIsComplete() {
         #expect(Self.tierANames.count == 648)
         #expect(Set(Self.tierANames).count == 648)
+        #expect(Self.tierBNames.count == 690)
+        #expect(Set(Self.tierBNames).count == 690)
+        #expect(Set(Self.tierANames).isSubset(of: Self.tierBNames))
     }
 
-    @Test("every design runs exactly the Tier A cases", arguments: Design.allCases)
+    @Test("every design runs exactly the listed cases, with and without thenProperties", arguments: Design.allCases)
     func casesMatchTierA(_ design: Design) {
-        let names = APlusSuite.cases(for: design.adapter).map(\.name)
-        #expect(names.count == 648)
-        let missing = Set(Self.tierANames).subtracting(names)
-        let extra = Set(names).subtracting(Self.tierANames)
-        #expect(missing.isEmpty, "missing: \(missing.sorted().prefix(5))")
-        #expect(extra.isEmpty, "not in the catalog: \(extra.sorted().prefix(5))")
+        for (options, expected) in [(APlusSuite.Options(), Self.tierANames), (.thenProperties, Self.tierBNames)] {
+            let names = APlusSuite.cases(for: design.adapter, options: options).map(\.name)
+            #expect(names.count == expected.count)
+            let missing = Set(expected).subtracting(names)
+            let extra = Set(names).subtracting(expected)
+            #expect(missing.isEmpty, "missing: \(missing.sorted().prefix(5))")
+            #expect(extra.isEmpty, "not in the list: \(extra.sorted().prefix(5))")
+        }
+    }
+
+    @Test("thenProperties keeps the JS suite's order")
+    func thenPropertiesOrder() {
+        let names = APlusSuite.cases(for: MutantAdapter<Correct>.self, options: .thenProperties).map(\.name)
+        #expect(names == Self.tierBNames)
     }
 
     @Test(

@@ -38,6 +38,11 @@ enum Defect: Sendable {
     case replacesThenableReasons
     /// Runs callbacks asynchronously, but on a global queue instead of the main queue.
     case callsBackOffMain
+    /// Reads a `then` property twice: once to check that it holds a function, again to call it.
+    case readsThenTwice
+    /// Takes a `then` property whose read throws for one that holds no function (`try?`), so it
+    /// fulfils with the thenable instead of rejecting with what the read threw.
+    case swallowsThrowingThenRead
 }
 
 /// Selects a defect at the type level, so each mutant is its own promise type.
@@ -58,6 +63,8 @@ enum RecoversOwnThrow: DefectSelector { static let defect = Defect.recoversOwnTh
 enum FulfilsWhatItRecovered: DefectSelector { static let defect = Defect.fulfilsWhatItRecovered }
 enum ReplacesThenableReasons: DefectSelector { static let defect = Defect.replacesThenableReasons }
 enum CallsBackOffMain: DefectSelector { static let defect = Defect.callsBackOffMain }
+enum ReadsThenTwice: DefectSelector { static let defect = Defect.readsThenTwice }
+enum SwallowsThrowingThenRead: DefectSelector { static let defect = Defect.swallowsThrowingThenRead }
 /// The same defect as ``RecoversOwnThrow`` under a selector of its own, for the runner's test in
 /// another suite: `breakCycles()` takes every mutant of a selector, so two suites that run at the
 /// same time must not share one.
@@ -147,7 +154,7 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
                 reject(error)
             }
         case .noRecursion:
-            thenable.thenOnce(resolvePromise: { self.settle(.success($0)) }, rejectPromise: reject)
+            callOnce(thenable, resolvePromise: { self.settle(.success($0)) })
         case .throwAfterCallRejects:
             let gate = FirstCallGate()
             do {
@@ -159,11 +166,32 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
                 reject(error)
             }
         case .callsThenTwice:
-            thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
-            thenable.thenOnce(resolvePromise: { _ in }, rejectPromise: { _ in })
+            callOnce(thenable, resolvePromise: resolve)
+            _ = thenable.thenOnce(resolvePromise: { _ in }, rejectPromise: { _ in })
+        case .readsThenTwice:
+            if let property = thenable as? any PropertyThenable { _ = try? property.then }
+            callOnce(thenable, resolvePromise: resolve)
+        case .swallowsThrowingThenRead:
+            guard let property = thenable as? any PropertyThenable else {
+                return callOnce(thenable, resolvePromise: resolve)
+            }
+            guard let function = try? property.then else { return settle(.success(thenable)) }
+            let gate = FirstCallGate()
+            do {
+                try function({ if gate.claim() { self.resolve($0) } }, { if gate.claim() { self.reject($0) } })
+            } catch {
+                if gate.claim() { reject(error) }
+            }
         case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow,
             .fulfilsWhatItRecovered, .replacesThenableReasons, .callsBackOffMain:
-            thenable.thenOnce(resolvePromise: resolve, rejectPromise: reject)
+            callOnce(thenable, resolvePromise: resolve)
+        }
+    }
+
+    /// The correct assimilation, except for what `resolvePromise` does with the value handed over.
+    private func callOnce(_ thenable: any Thenable, resolvePromise: @escaping @Sendable (PromiseValue) -> Void) {
+        if thenable.thenOnce(resolvePromise: resolvePromise, rejectPromise: reject) == .thenIsNotAFunction {
+            settle(.success(thenable))
         }
     }
 
@@ -295,6 +323,7 @@ enum MutantAdapter<Selector: DefectSelector>: APlusAdapter {
     }
 
     static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
+    static func propertyThenable(_ foreign: any APlusPropertyThenable) -> APlusValue { handingOver(foreign) }
 
     static func isCycleError(_ error: any Error) -> Bool { MutantPromise<Selector>.isCycleError(error) }
 }

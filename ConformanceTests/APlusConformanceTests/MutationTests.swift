@@ -13,10 +13,11 @@ struct MutationTests {
     static func run<Selector: DefectSelector>(
         _: MutantPromise<Selector>.Type,
         clauses prefixes: [String],
+        options: APlusSuite.Options = [],
         timeout: Duration = defaultTestTimeout
     ) async -> (ran: Int, failed: [String]) {
         let all =
-            APlusSuite.cases(for: MutantAdapter<Selector>.self)
+            APlusSuite.cases(for: MutantAdapter<Selector>.self, options: options)
             + APlusSuite.additions(for: MutantAdapter<Selector>.self)
         let selected = all.filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }
@@ -50,10 +51,11 @@ struct MutationTests {
 
     static let additions = "Additions:"
 
-    @Test("the correct reference promise passes all 648 cases and the 12 this port adds")
+    @Test("the correct reference promise passes all 690 cases and the 12 this port adds")
     func controlPassesEverything() async {
-        let result = await Self.run(MutantPromise<Correct>.self, clauses: ["2.", Self.additions])
-        #expect(result.ran == 660)
+        let result = await Self.run(
+            MutantPromise<Correct>.self, clauses: ["2.", Self.additions], options: .thenProperties)
+        #expect(result.ran == 702)
         #expect(result.failed.isEmpty, "\(result.failed.prefix(3))")
     }
 
@@ -202,6 +204,41 @@ struct MutationTests {
         #expect(result.ran == 504)
         // 112 before "Calls with `x` as `this`" checked how often `then` was called.
         #expect(result.failed.count == 114, "\(result.failed.count) of 504 failed")
+    }
+}
+
+extension MutationTests {
+    @Test("reading a `then` property twice fails 2.3.3.1 and \"Uses the original value of `then`\"")
+    func readsThenTwice() async {
+        let result = await Self.run(
+            MutantPromise<ReadsThenTwice>.self, clauses: [Self.assimilation], options: .thenProperties)
+        #expect(result.ran == 546)
+        #expect(result.failed.count == 4, "\(result.failed.count) of 546 failed")
+        let failingGroups = Set(
+            result.failed.map { $0.components(separatedBy: " > ").dropLast().joined(separator: " > ") })
+        #expect(
+            failingGroups == [
+                "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.1: Let `then` be `x.then` > `x` is an object with normal Object.prototype",
+                "2.3.3: Otherwise, if `x` is an object or function, > 2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise` > Uses the original value of `then`",
+            ], "\(failingGroups)")
+    }
+
+    @Test("taking a throwing `then` read for no function fails 2.3.3.2 and every throwing-property thenable")
+    func swallowsThrowingThenRead() async {
+        let result = await Self.run(
+            MutantPromise<SwallowsThrowingThenRead>.self, clauses: [Self.assimilation], options: .thenProperties)
+        #expect(result.ran == 546)
+        // 2.3.3.2 (6), the throwing property as `y` (4) and as the inner thenable (7 outer × 4).
+        #expect(result.failed.count == 38, "\(result.failed.count) of 546 failed")
+        #expect(result.failed.allSatisfy { $0.contains("2.3.3.2:") || $0.contains("throwing `then` accessor") })
+    }
+
+    @Test("without thenProperties the same two mutants pass the 504 cases of 2.3.3")
+    func propertyDefectsNeedTheOption() async {
+        let reads = await Self.run(MutantPromise<ReadsThenTwice>.self, clauses: [Self.assimilation])
+        let swallows = await Self.run(MutantPromise<SwallowsThrowingThenRead>.self, clauses: [Self.assimilation])
+        #expect(reads.ran == 504 && reads.failed.isEmpty, "\(reads.failed.prefix(3))")
+        #expect(swallows.ran == 504 && swallows.failed.isEmpty, "\(swallows.failed.prefix(3))")
     }
 }
 

@@ -30,6 +30,28 @@ public protocol APlusThenable: Sendable {
     ) throws
 }
 
+/// The function an ``APlusPropertyThenable``'s `then` property holds.
+public typealias APlusThenFunction =
+    @Sendable (
+        _ resolvePromise: @escaping @Sendable (APlusValue) -> Void,
+        _ rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws -> Void
+
+/// A foreign thenable whose `then` is a property, as JavaScript's is: reading it may throw, may
+/// give no function, and may give a different function on each read. The cases of
+/// ``APlusSuite/Options/thenProperties`` make these.
+///
+/// A library whose resolution procedure reads `then` once (Promises/A+ 2.3.3.1), rejects with
+/// what the read threw (2.3.3.2), calls the function it read, and fulfils with the object itself
+/// when the property holds no function (2.3.3.4), has a thenable protocol of this shape
+/// (`var then: ... { get throws }`) and receives these through
+/// ``APlusAdapter/propertyThenable(_:)``.
+public protocol APlusPropertyThenable: Sendable {
+    /// The function that registers the two functions that settle the adopting promise, or `nil`
+    /// when `then` holds no function. Each read counts: a library reads it once.
+    var then: APlusThenFunction? { get throws }
+}
+
 /// A pending promise together with the functions that settle it (the JavaScript suite's
 /// `adapter.deferred()`).
 public struct APlusDeferred<Promise: Sendable>: Sendable {
@@ -61,7 +83,8 @@ public struct APlusDeferred<Promise: Sendable>: Sendable {
 /// wrapper, and the adapter adds nothing to its public API.
 ///
 /// Three requirements have no default: ``deferred()``, ``then(_:onFulfilled:onRejected:)`` and
-/// ``thenable(_:)``. ``resolved(_:)``, ``rejected(_:)`` and ``isCycleError(_:)`` have defaults.
+/// ``thenable(_:)``. ``resolved(_:)``, ``rejected(_:)``, ``isCycleError(_:)`` and
+/// ``propertyThenable(_:)`` have defaults.
 /// The promise type is ``PromiseUnderTest``, a name chosen so that it does not hide a library
 /// type named `Promise` inside the adapter.
 ///
@@ -129,6 +152,17 @@ public protocol APlusAdapter: SendableMetatype {
     /// that gets anything else fails with a message that says so.
     static func thenable(_ foreign: any APlusThenable) -> APlusValue
 
+    /// Hands the library a foreign thenable whose `then` is a property: returns the value that
+    /// the library's resolution procedure recognises as such a thenable, for the cases of
+    /// ``APlusSuite/Options/thenProperties``.
+    ///
+    /// Wrap `foreign` in a type that conforms to the library's thenable protocol whose `then` is a
+    /// property, and forward each read of it to `foreign.then`, unchanged: do not cache, retry or
+    /// catch it, since those cases count the reads and throw from them. The default returns
+    /// `foreign` itself, which a library without such thenables fulfils with: those cases then
+    /// fail, each saying what the promise was fulfilled with.
+    static func propertyThenable(_ foreign: any APlusPropertyThenable) -> APlusValue
+
     /// Whether `error` is what the library rejects a promise with when it is resolved with itself
     /// (Promises/A+ 2.3.1, the spec's `TypeError`).
     ///
@@ -151,4 +185,6 @@ extension APlusAdapter {
     }
 
     public static func isCycleError(_ error: any Error) -> Bool { true }
+
+    public static func propertyThenable(_ foreign: any APlusPropertyThenable) -> APlusValue { foreign }
 }

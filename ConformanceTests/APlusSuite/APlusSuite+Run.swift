@@ -14,7 +14,7 @@ extension APlusSuite {
     /// ```
     ///
     /// - Parameters:
-    ///   - cases: The cases to run, from ``cases(for:)``, ``cases(for:clauses:)`` or
+    ///   - cases: The cases to run, from ``cases(for:options:)``, ``cases(for:clauses:options:)`` or
     ///     ``additions(for:)``.
     ///   - timeout: How long one case may take before it counts as timed out; the longest
     ///     deliberate wait in the suite is 150 ms, so the default leaves room for a loaded machine.
@@ -57,8 +57,9 @@ extension APlusSuite {
     ///
     /// - Parameters:
     ///   - adapter: The adapter that drives the library under test.
-    ///   - clauses: The clauses to run (see ``cases(for:clauses:)``); `nil` runs the 648 cases and
-    ///     the twelve additions.
+    ///   - clauses: The clauses to run (see ``cases(for:clauses:options:)``); `nil` runs the 648
+    ///     cases and the twelve additions.
+    ///   - options: The cases to add to the 648, such as ``Options/thenProperties``.
     ///   - title: The summary line's title.
     ///   - timeout: How long one case may take.
     ///   - recordFailure: Called for each failing case, with `"<full name>: <what went wrong>"`.
@@ -67,13 +68,15 @@ extension APlusSuite {
     public static func run<Adapter: APlusAdapter>(
         _ adapter: Adapter.Type,
         clauses: [String]?,
+        options: Options = [],
         title: String,
         timeout: Duration = APlusCase.defaultTimeout,
         recordFailure: (String) -> Void
     ) async throws(APlusSuiteError) -> APlusSummary {
         let cases =
-            try clauses.map { clauses throws(APlusSuiteError) in try Self.cases(for: adapter, clauses: clauses) }
-            ?? Self.cases(for: adapter) + additions(for: adapter)
+            try clauses.map { clauses throws(APlusSuiteError) in
+                try Self.cases(for: adapter, clauses: clauses, options: options)
+            } ?? Self.cases(for: adapter, options: options) + additions(for: adapter)
         let summary = await run(cases, timeout: timeout) { aplusCase, outcome in
             if let failure = outcome.failureDescription { recordFailure("\(aplusCase.name): \(failure)") }
         }

@@ -1,26 +1,48 @@
 /// The Promises/A+ compliance suite: a port of promises-aplus-tests 2.1.2 (Promises/A+ 1.1),
 /// written once and generic over an ``APlusAdapter``.
 ///
-/// It holds every case of the JavaScript suite that has a meaning in Swift, 648 in all: clauses
-/// 2.1.2 to 2.3.4, the three timings, the value and reason sets, every thenable variant and the
-/// full thenable × thenable product of 2.3.3. Clause 2.2.5 (`this` in handlers) has no meaning for
-/// Swift closures and is left out, as are the JavaScript-only inputs (getters, `Object.create`).
-/// Twelve cases this port adds run apart (``additions(for:)``).
+/// It holds every case of the JavaScript suite that has a meaning in Swift: clauses 2.1.2 to
+/// 2.3.4, the three timings, the value and reason sets, every thenable variant and the full
+/// thenable × thenable product of 2.3.3; 648 cases whose thenables have a `then` method, and 690
+/// with ``Options/thenProperties``. Clause 2.2.5 (`this` in handlers) has no meaning for Swift
+/// closures and is left out, as are the JavaScript-only inputs (non-function handlers, falsy
+/// reasons, prototypes).
+/// Twelve cases this port adds run apart (``additions(for:)``), and 42 more of 2.3.3 run when
+/// asked (``Options/thenProperties``: thenables whose `then` is a property, as in JavaScript).
 ///
 /// ```swift
 /// let cases = APlusSuite.cases(for: MyAdapter.self)            // the 648
 /// let thenables = try APlusSuite.cases(for: MyAdapter.self, clauses: ["2.3.3"])
+/// let all = APlusSuite.cases(for: MyAdapter.self, options: .thenProperties)   // 690
 /// ```
 public enum APlusSuite {
     /// The version of the suite's API (semantic versioning; CHANGELOG.md says what each version
     /// changed). Within a major version, an adapter that compiles keeps compiling, and a library
     /// that passes every case keeps passing; case names, failure messages and the additions may be
     /// refined.
-    public static let version = "1.0.0"
+    public static let version = "1.1.0"
 
-    /// Every case, built for the library that `adapter` drives, in the order of the JS suite.
-    public static func cases<Adapter: APlusAdapter>(for adapter: Adapter.Type) -> [APlusCase] {
-        let suite = SuiteBuilder<Adapter>()
+    /// What a run adds to the 648 cases.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// The 42 cases of 2.3.3 whose thenable has a `then` *property*, as JavaScript's thenables
+        /// do (690 cases in all): a read that throws (2.3.3.2), a property that holds no function
+        /// (2.3.3.4), a property read more than once ("uses the original value of `then`"), and a
+        /// throwing property as `y` and as the inner thenable of 2.3.3.3.1. 2.3.3.1 then counts
+        /// reads of the property, not calls of a method. The library receives these thenables
+        /// through ``APlusAdapter/propertyThenable(_:)``.
+        public static let thenProperties = Options(rawValue: 1 << 0)
+    }
+
+    /// Every case, built for the library that `adapter` drives, in the order of the JS suite:
+    /// the 648, and the cases `options` adds.
+    public static func cases<Adapter: APlusAdapter>(
+        for adapter: Adapter.Type,
+        options: Options = []
+    ) -> [APlusCase] {
+        let suite = SuiteBuilder<Adapter>(options: options)
         suite.clause2_1_2()
         suite.clause2_1_3()
         suite.clause2_2_1()
@@ -41,7 +63,7 @@ public enum APlusSuite {
     /// the heading `Additions: ...`, so no JS case's name changes, and their clause is
     /// `Additions`.
     public static func additions<Adapter: APlusAdapter>(for adapter: Adapter.Type) -> [APlusCase] {
-        let suite = SuiteBuilder<Adapter>()
+        let suite = SuiteBuilder<Adapter>(options: [])
         suite.additions()
         return suite.cases
     }
@@ -52,7 +74,8 @@ public enum APlusSuite {
         "2.3.4",
     ]
 
-    /// The cases of the named clauses, of the 648 and the additions, in the suite's order.
+    /// The cases of the named clauses, of the 648 (with the cases `options` adds) and the
+    /// additions, in the suite's order.
     ///
     /// The clauses are the numbers in ``clauses`` (three parts, as the JavaScript suite's files
     /// are) and ``additionsClause``. A shorter name selects every clause under it: `"2.3"` selects
@@ -64,7 +87,8 @@ public enum APlusSuite {
     ///   ``APlusSuiteError/noClauses`` for an empty list, before any case is built.
     public static func cases<Adapter: APlusAdapter>(
         for adapter: Adapter.Type,
-        clauses names: [String]
+        clauses names: [String],
+        options: Options = []
     ) throws(APlusSuiteError) -> [APlusCase] {
         let known = clauses + [additionsClause]
         let selects = { (name: String, clause: String) in clause == name || clause.hasPrefix(name + ".") }
@@ -74,7 +98,7 @@ public enum APlusSuite {
         let wanted = known.filter { clause in names.contains { selects($0, clause) } }
         var cases: [APlusCase] = []
         if wanted.contains(where: { $0 != additionsClause }) {
-            cases += Self.cases(for: adapter).filter { wanted.contains($0.clause) }
+            cases += Self.cases(for: adapter, options: options).filter { wanted.contains($0.clause) }
         }
         if wanted.contains(additionsClause) {
             cases += additions(for: adapter)
@@ -111,8 +135,12 @@ final class SuiteBuilder<Adapter: APlusAdapter> {
     typealias Body = @Sendable (CaseContext) -> Void
     typealias PromiseTest = @Sendable (P, CaseContext) -> Void
 
+    /// The cases the run adds to the 648.
+    let options: APlusSuite.Options
     private(set) var cases: [APlusCase] = []
     private var path: [String] = []
+
+    init(options: APlusSuite.Options) { self.options = options }
 
     func describe(_ name: String, _ body: () -> Void) {
         path.append(name)

@@ -25,6 +25,10 @@ struct ReasonKind: Sendable {
         matches: { ($0 as AnyObject) === ($1 as AnyObject) }
     )
     static let all = [valueType, classInstance, alwaysPendingThenable]
+    /// The three kinds as 2.3.3.2 and 2.3.3.3.2 name their reasons.
+    static let namedAsIn2_3_3: [(name: String, kind: ReasonKind)] = [
+        ("`0`", valueType), ("an error", classInstance), ("an always-pending thenable", alwaysPendingThenable),
+    ]
 }
 
 extension SuiteBuilder {

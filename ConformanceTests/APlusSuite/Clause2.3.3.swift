@@ -1,6 +1,7 @@
-// 2.3.3.js: assimilating a thenable `x`. Tier A: `then` is a plain method, so the JS getter cases
-// (2.3.3.2, "uses the original value", 2.3.3.4) are left out and 2.3.3.1 checks that `then` is
-// *invoked* exactly once.
+// 2.3.3.js: assimilating a thenable `x`. By default `then` is a method, so the JS cases about
+// reading the property (2.3.3.2, "uses the original value", 2.3.3.4) are left out and 2.3.3.1
+// checks that `then` is *called* exactly once; `Options.thenProperties` adds those cases, with
+// thenables whose `then` is a property, and 2.3.3.1 then counts reads of the property.
 
 extension SuiteBuilder {
     typealias ThenScript = ScriptedThenable.Script
@@ -9,28 +10,23 @@ extension SuiteBuilder {
         describe("2.3.3: Otherwise, if `x` is an object or function,") {
             describe("2.3.3.1: Let `then` be `x.then`") {
                 describe("`x` is an object with normal Object.prototype") {
-                    let thenable: @Sendable (CaseContext) -> Box<ScriptedThenable?> = {
-                        $0.local("x") { Box<ScriptedThenable?>(nil) }
-                    }
-                    testPromiseResolution(
-                        { context in
-                            let x = ScriptedThenable { resolvePromise, _ in resolvePromise(nil) }
-                            thenable(context).value = x
-                            return x
-                        },
-                        { promise, context in
-                            _ = promise.then(
-                                onFulfilled: { _ in
-                                    let calls = thenable(context).value?.thenCalls ?? 0
-                                    context.check(calls == 1, "`then` was called \(calls) times")
-                                    context.done()
-                                    return nil
-                                },
-                                onRejected: nil
-                            )
+                    if options.contains(.thenProperties) {
+                        let x: @Sendable (CaseContext) -> ScriptedPropertyThenable = { context in
+                            context.local("x") {
+                                ScriptedPropertyThenable { _ in { resolvePromise, _ in resolvePromise(nil) } }
+                            }
                         }
-                    )
+                        testPromiseResolution(x, Self.fulfills(counting: "read") { x($0).thenReads })
+                    } else {
+                        let x: @Sendable (CaseContext) -> ScriptedThenable = { context in
+                            context.local("x") { ScriptedThenable { resolvePromise, _ in resolvePromise(nil) } }
+                        }
+                        testPromiseResolution(x, Self.fulfills(counting: "called") { x($0).thenCalls })
+                    }
                 }
+            }
+            if options.contains(.thenProperties) {
+                clause2_3_3_2()
             }
             describe(
                 "2.3.3.3: If `then` is a function, call it with `x` as `this`, first argument `resolvePromise`, and second argument `rejectPromise`"
@@ -67,10 +63,89 @@ extension SuiteBuilder {
                         }
                     )
                 }
+                if options.contains(.thenProperties) {
+                    describe("Uses the original value of `then`") {
+                        // The JS case never counts its reads, so a second read returns the same
+                        // function and the case cannot fail; here a second read finds no function,
+                        // and a library that reads again fulfils with `x`, not with the sentinel.
+                        testPromiseResolution(
+                            { _ in
+                                ScriptedPropertyThenable { readNumber in
+                                    guard readNumber == 1 else { return nil }
+                                    return { resolvePromise, _ in resolvePromise(Fixture.sentinel) }
+                                }
+                            },
+                            Self.fulfills(with: Fixture.sentinel)
+                        )
+                    }
+                }
                 clause2_3_3_3_1()
                 clause2_3_3_3_2()
                 clause2_3_3_3_3()
                 clause2_3_3_3_4()
+            }
+            if options.contains(.thenProperties) {
+                clause2_3_3_4()
+            }
+        }
+    }
+
+    /// A test that expects the promise to be fulfilled after `then` was used exactly once
+    /// (`count` tells how often it was read or called: `used`).
+    private static func fulfills(
+        counting used: String, _ count: @escaping @Sendable (CaseContext) -> Int
+    )
+        -> PromiseTest
+    {
+        { promise, context in
+            _ = promise.then(
+                onFulfilled: { _ in
+                    let times = count(context)
+                    context.check(times == 1, "`then` was \(used) \(times) times")
+                    context.done()
+                    return nil
+                },
+                onRejected: nil
+            )
+        }
+    }
+
+    /// 2.3.3.2: reading `x.then` throws `e`.
+    private func clause2_3_3_2() {
+        describe(
+            "2.3.3.2: If retrieving the property `x.then` results in a thrown exception `e`, reject `promise` with `e` as the reason."
+        ) {
+            for (name, kind) in ReasonKind.namedAsIn2_3_3 {
+                describe("`e` is \(name)") {
+                    // One `e` per run of a case, made in the case (the adapter may be called).
+                    let e: @Sendable (CaseContext) -> any Error = { context in
+                        context.local("e") { Self.made(kind, context) }
+                    }
+                    testPromiseResolution(
+                        { context in ScriptedPropertyThenable { _ in throw e(context) } },
+                        { promise, context in
+                            let expected = e(context)
+                            Self.rejects(expecting: "\(expected)") { kind.matches($0, expected) }(promise, context)
+                        }
+                    )
+                }
+            }
+        }
+    }
+
+    /// 2.3.3.4: `x.then` holds no function, so `x` is a plain value.
+    private func clause2_3_3_4() {
+        describe("2.3.3.4: If `then` is not a function, fulfill promise with `x`") {
+            describe("`then` is `5`") {
+                let x: @Sendable (CaseContext) -> ScriptedPropertyThenable = { context in
+                    context.local("x") { ScriptedPropertyThenable { _ in nil } }
+                }
+                testPromiseResolution(
+                    x,
+                    { promise, context in
+                        Self.fulfills(expecting: "`x` itself") { holds($0, x(context)) }(promise, context)
+                    }
+                )
             }
         }
     }
@@ -125,7 +200,7 @@ extension SuiteBuilder {
                         )
                     }
                 }
-                for factory in ThenableFactory<Adapter>.rejected {
+                for factory in ThenableFactory<Adapter>.rejected(options) {
                     describe("`y` is \(factory.name)") {
                         callingResolvePromise(
                             { context in factory.make(.reason(Fixture.sentinelError), context) },
@@ -146,7 +221,7 @@ extension SuiteBuilder {
                             )
                         }
                     }
-                    for inner in ThenableFactory<Adapter>.rejected {
+                    for inner in ThenableFactory<Adapter>.rejected(options) {
                         describe("`y` is \(outer.name) for \(inner.name)") {
                             callingResolvePromise(
                                 { context in
@@ -163,12 +238,7 @@ extension SuiteBuilder {
 
     private func clause2_3_3_3_2() {
         describe("2.3.3.3.2: If/when `rejectPromise` is called with reason `r`, reject `promise` with `r`") {
-            let reasons: [(String, ReasonKind)] = [
-                ("`0`", .valueType),
-                ("an error", .classInstance),
-                ("an always-pending thenable", .alwaysPendingThenable),
-            ]
-            for (name, kind) in reasons {
+            for (name, kind) in ReasonKind.namedAsIn2_3_3 {
                 describe("`r` is \(name)") {
                     // One `r` per run of a case, made in the case (the adapter may be called).
                     let r: @Sendable (CaseContext) -> any Error = { context in

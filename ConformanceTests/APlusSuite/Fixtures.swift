@@ -80,6 +80,24 @@ final class ScriptedThenable: APlusThenable {
     }
 }
 
+/// A thenable whose `then` is a property; each read runs a script with the number of the read
+/// (1 for the first), which returns the function, `nil`, or throws.
+final class ScriptedPropertyThenable: APlusPropertyThenable {
+    typealias Read = @Sendable (_ readNumber: Int) throws -> APlusThenFunction?
+
+    private let read: Read
+    private let reads = Atomic<Int>(0)
+
+    init(_ read: @escaping Read) { self.read = read }
+
+    /// How many times `then` was read.
+    var thenReads: Int { reads.load(ordering: .sequentiallyConsistent) }
+
+    var then: APlusThenFunction? {
+        get throws { try read(reads.add(1, ordering: .sequentiallyConsistent).newValue) }
+    }
+}
+
 /// A mutable value shared between a case body and its callbacks.
 final class Box<Value: Sendable>: Sendable {
     /// Guards the value.
@@ -105,14 +123,25 @@ func isSame(_ error: any Error, _ marker: MarkerError) -> Bool {
     (error as? MarkerError) === marker
 }
 
+/// Whether `value` is `object`, or holds it within a few levels of stored properties: a library
+/// fulfils with what the adapter made of one of the suite's objects, usually a wrapper of it.
+func holds(_ value: Any?, _ object: AnyObject, depth: Int = 4) -> Bool {
+    guard let value else { return false }
+    if type(of: value) is AnyClass, (value as AnyObject) === object { return true }
+    guard depth > 0 else { return false }
+    return Mirror(reflecting: value).children.contains { holds($0.value, object, depth: depth - 1) }
+}
+
 /// A value as a failure message shows it: in the words of the case, never a type of the suite's
 /// own (the reader knows their library's types, not the suite's).
 func show(_ value: APlusValue) -> String {
     guard let value else { return "nil" }
-    if value is any APlusThenable { return "one of the suite's thenables" }
+    if value is any APlusThenable || value is any APlusPropertyThenable { return "one of the suite's thenables" }
     let text = "\(value)"
     // The library's own wrapper of a thenable the suite handed it: name the library's type only.
-    if text.contains("HandingOverThenable") || text.contains("ScriptedThenable") || text.contains("APlusSuite.") {
+    if text.contains("HandingOver") || text.contains("ScriptedPropertyThenable") || text.contains("ScriptedThenable")
+        || text.contains("APlusSuite.")
+    {
         return "a \(type(of: value)) wrapping one of the suite's thenables"
     }
     return text

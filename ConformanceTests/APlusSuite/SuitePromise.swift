@@ -50,14 +50,16 @@ struct SuitePromise<Adapter: APlusAdapter>: Sendable {
     }
 
     /// What the library receives for a value the suite hands it: the library's promise for a
-    /// ``SuitePromise``, the adapter's thenable for a foreign thenable (whose `resolvePromise`
-    /// hands its values over the same way), and any other value as it is.
+    /// ``SuitePromise``, the adapter's thenable for a foreign thenable of either kind (whose
+    /// `resolvePromise` hands its values over the same way), and any other value as it is.
     static func handOver(_ value: APlusValue) -> APlusValue {
         switch value {
         case let promise as SuitePromise:
             return promise.base
         case let foreign as any APlusThenable:
             return Adapter.thenable(HandingOverThenable<Adapter>(foreign))
+        case let foreign as any APlusPropertyThenable:
+            return Adapter.propertyThenable(HandingOverPropertyThenable<Adapter>(foreign))
         default:
             return value
         }
@@ -79,5 +81,22 @@ struct HandingOverThenable<Adapter: APlusAdapter>: APlusThenable {
             resolvePromise: { y in resolvePromise(SuitePromise<Adapter>.handOver(y)) },
             rejectPromise: rejectPromise
         )
+    }
+}
+
+/// A foreign thenable with a `then` property as the library sees it: each read is the suite's,
+/// and the function read hands over what it resolves with, as ``HandingOverThenable`` does.
+struct HandingOverPropertyThenable<Adapter: APlusAdapter>: APlusPropertyThenable {
+    let foreign: any APlusPropertyThenable
+
+    init(_ foreign: any APlusPropertyThenable) { self.foreign = foreign }
+
+    var then: APlusThenFunction? {
+        get throws {
+            guard let function = try foreign.then else { return nil }
+            return { resolvePromise, rejectPromise in
+                try function({ y in resolvePromise(SuitePromise<Adapter>.handOver(y)) }, rejectPromise)
+            }
+        }
     }
 }

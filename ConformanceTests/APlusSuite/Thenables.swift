@@ -14,7 +14,8 @@ struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
         case reason(any Error)
     }
 
-    /// The seven fulfilled factories (Tier A keeps all seven; F3 is the one-shot analogue).
+    /// The seven fulfilled factories (F3, JavaScript's one-time `then` getter, is a `then` that
+    /// reports a second call).
     static var fulfilled: [ThenableFactory] {
         [
             ThenableFactory(name: "a synchronously-fulfilled custom thenable") { settlement, _ in
@@ -50,9 +51,13 @@ struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
         ]
     }
 
-    /// The six rejected factories of Tier A (R5, a throwing `then` accessor, needs Tier B).
-    static var rejected: [ThenableFactory] {
-        [
+    /// The rejected factories: six, and a seventh whose `then` property throws when the suite
+    /// runs with ``APlusSuite/Options/thenProperties``.
+    static func rejected(_ options: APlusSuite.Options) -> [ThenableFactory] {
+        let throwingProperty = ThenableFactory(name: "an object with a throwing `then` accessor") { settlement, _ in
+            ScriptedPropertyThenable { _ in throw settlement.reason }
+        }
+        let tierA = [
             ThenableFactory(name: "a synchronously-rejected custom thenable") { settlement, _ in
                 ScriptedThenable { _, rejectPromise in rejectPromise(settlement.reason) }
             },
@@ -75,6 +80,9 @@ struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
                 SuiteBuilder<Adapter>.eventually(context) { $0.reject(settlement.reason) }
             },
         ]
+        // In the JS suite's order: after the thenable that throws from `then`.
+        guard options.contains(.thenProperties) else { return tierA }
+        return Array(tierA[..<4]) + [throwingProperty] + Array(tierA[4...])
     }
 }
 

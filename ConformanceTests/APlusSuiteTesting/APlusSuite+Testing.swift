@@ -22,8 +22,10 @@ extension APlusSuite {
     ///
     /// - Parameters:
     ///   - adapter: The adapter that drives the library under test.
-    ///   - clauses: The clauses to run (see `APlusSuite.cases(for:clauses:)`); `nil` runs the
+    ///   - clauses: The clauses to run (see `APlusSuite.cases(for:clauses:options:)`); `nil` runs the
     ///     648 cases and the twelve additions.
+    ///   - options: The cases to add to the 648 (`APlusSuite.Options`), such as the cases whose
+    ///     thenables have a `then` property.
     ///   - title: The summary line's title.
     ///   - timeout: How long one case may take.
     ///   - sourceLocation: Where the issues of failing cases are recorded; the caller's by default.
@@ -34,11 +36,12 @@ extension APlusSuite {
     public static func expectConformance<Adapter: APlusAdapter>(
         of adapter: Adapter.Type,
         clauses: [String]? = nil,
+        options: Options = [],
         title: String = "Promises/A+",
         timeout: Duration = APlusCase.defaultTimeout,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws(APlusSuiteError) -> APlusSummary {
-        try await run(adapter, clauses: clauses, title: title, timeout: timeout) { failure in
+        try await run(adapter, clauses: clauses, options: options, title: title, timeout: timeout) { failure in
             Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
         }
     }

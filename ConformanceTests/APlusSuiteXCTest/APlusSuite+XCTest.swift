@@ -23,8 +23,10 @@ extension APlusSuite {
     ///
     /// - Parameters:
     ///   - adapter: The adapter that drives the library under test.
-    ///   - clauses: The clauses to run (see `APlusSuite.cases(for:clauses:)`); `nil` runs the
+    ///   - clauses: The clauses to run (see `APlusSuite.cases(for:clauses:options:)`); `nil` runs the
     ///     648 cases and the twelve additions.
+    ///   - options: The cases to add to the 648 (`APlusSuite.Options`), such as the cases whose
+    ///     thenables have a `then` property.
     ///   - title: The summary line's title.
     ///   - timeout: How long one case may take.
     ///   - file: The file failures are reported in; the caller's by default.
@@ -36,12 +38,13 @@ extension APlusSuite {
     public static func assertConformance<Adapter: APlusAdapter>(
         of adapter: Adapter.Type,
         clauses: [String]? = nil,
+        options: Options = [],
         title: String = "Promises/A+",
         timeout: Duration = APlusCase.defaultTimeout,
         file: StaticString = #filePath,
         line: UInt = #line
     ) async throws(APlusSuiteError) -> APlusSummary {
-        try await run(adapter, clauses: clauses, title: title, timeout: timeout) { failure in
+        try await run(adapter, clauses: clauses, options: options, title: title, timeout: timeout) { failure in
             XCTFail(failure, file: file, line: line)
         }
     }

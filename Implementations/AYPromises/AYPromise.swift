@@ -186,7 +186,8 @@ public final class AYPromise: Sendable {
     ///   ``AYPromiseError/cycle`` (the original leaves it pending forever).
     /// - Any other `Thenable` (a promise of another design, a foreign object) is assimilated:
     ///   its `then` is called once, asynchronously on `queue`, through `thenOnce`, and the value
-    ///   it hands over is resolved again.
+    ///   it hands over is resolved again; a `PropertyThenable` whose `then` holds no function
+    ///   fulfils with the thenable itself.
     /// - An `Error` value rejects.
     /// - Anything else fulfils; `nil` at any depth of optionals and `Void` fulfil with `nil`.
     package func resolve(_ value: PromiseValue, on queue: DispatchQueue) {
@@ -215,10 +216,12 @@ public final class AYPromise: Sendable {
         // Foreign code runs on a fresh stack: never inside the caller's critical sections, and a
         // long run of synchronous thenables does not grow the caller's stack.
         queue.async {
-            thenable.thenOnce(
+            let call = thenable.thenOnce(
                 resolvePromise: { self.resolve($0, on: queue) },
                 rejectPromise: { self.settle(.failure($0)) }
             )
+            // A `then` property that holds no function makes the thenable a plain value.
+            if call == .thenIsNotAFunction { self.settle(.success(thenable)) }
         }
     }
 

@@ -239,7 +239,8 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// Assimilates a thenable: calls its `then` once, asynchronously on `queue`, and settles with
     /// the first callback it calls. A value it resolves with goes through the resolution procedure
     /// again; a value that is not a `Value` rejects with ``PromiseError/typeMismatch(expected:actual:)``.
-    /// An FBL promise of another value type is observed on `queue` directly.
+    /// A `PropertyThenable` whose `then` holds no function fulfils with the thenable itself. An FBL
+    /// promise of another value type is observed on `queue` directly.
     public func resolve(_ thenable: any Thenable, on queue: DispatchQueue = defaultQueue) {
         if let promise = thenable as? FBLPromise<Value> {
             resolve(promise, on: queue)
@@ -256,10 +257,12 @@ public final class FBLPromise<Value: Sendable>: Sendable {
         // Calling foreign code on a fresh stack keeps a long run of synchronous thenables from
         // growing the caller's stack, and never runs it inside the caller's critical sections.
         queue.async(group: fblDispatchGroup) {
-            thenable.thenOnce(
+            let call = thenable.thenOnce(
                 resolvePromise: { value in self.resolve(dynamic: value, on: queue) },
                 rejectPromise: { error in self.reject(error) }
             )
+            // A `then` property that holds no function makes the thenable a plain value.
+            if call == .thenIsNotAFunction { self.fulfill(dynamic: thenable) }
         }
     }
 
@@ -271,7 +274,15 @@ public final class FBLPromise<Value: Sendable>: Sendable {
             fulfill(typed)
         } else if let thenable = value as? any Thenable {
             resolve(thenable, on: queue)
-        } else if let typed = value as? Value {
+        } else {
+            fulfill(dynamic: value)
+        }
+    }
+
+    /// Fulfils with a value of unknown type that is not to be resolved again; a value that is not
+    /// a `Value` rejects with ``PromiseError/typeMismatch(expected:actual:)``.
+    func fulfill(dynamic value: PromiseValue) {
+        if let typed = value as? Value {
             fulfill(typed)
         } else {
             reject(PromiseError.typeMismatch(expected: "\(Value.self)", actual: Self.typeName(of: value)))

@@ -27,7 +27,8 @@ extension QNAsyncTask: Thenable {
 ///   with itself (`owner`), or with a task that waits for it through the tasks it waits for
 ///   (``AdoptionCycle``), fails with ``QNTaskError/cycle``.
 /// - Any other `Thenable` is assimilated through `thenOnce`, called on a main-queue hop (a fresh
-///   stack, never inside the caller's critical sections); what it resolves with is resolved again.
+///   stack, never inside the caller's critical sections); what it resolves with is resolved again,
+///   and a `PropertyThenable` whose `then` holds no function succeeds the task with itself.
 /// - Anything else succeeds the task.
 package func qnResolve(_ task: QNAsyncTask<PromiseValue>, with value: PromiseValue, owner: ObjectIdentifier) {
     if let adopted = value as? any QNAnyAsyncTask {
@@ -49,10 +50,12 @@ package func qnResolve(_ task: QNAsyncTask<PromiseValue>, with value: PromiseVal
             })
     } else if let thenable = value as? any Thenable {
         DispatchQueue.main.async {
-            thenable.thenOnce(
+            let call = thenable.thenOnce(
                 resolvePromise: { value in qnResolve(task, with: value, owner: owner) },
                 rejectPromise: { error in task.finish(failing: error) }
             )
+            // A `then` property that holds no function makes the thenable a plain value.
+            if call == .thenIsNotAFunction { task.finish(succeeding: thenable) }
         }
     } else {
         task.finish(succeeding: value)

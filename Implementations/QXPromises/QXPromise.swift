@@ -381,15 +381,18 @@ public final class QXPromise: QXObservable, QXObserverOwner {
         callbackQueue.async { self.sourceDidSettle(outcome) }
     }
 
-    /// Calls a thenable's `then` once, on the callback queue (a fresh stack, outside any lock).
+    /// Calls a thenable's `then` once, on the callback queue (a fresh stack, outside any lock); a
+    /// `PropertyThenable` whose `then` holds no function fulfils with the thenable itself.
     private func assimilate(_ thenable: any Thenable) {
         core.withLock { $0.beginAssimilating() }
         let settler = QXSettler(self)
         callbackQueue.async {
-            thenable.thenOnce(
+            let call = thenable.thenOnce(
                 resolvePromise: { value in settler.claim()?.resolveClaimed(value) },
                 rejectPromise: { error in settler.claim()?.settle(.rejected(error)) }
             )
+            // A `then` property that holds no function makes the thenable a plain value.
+            if call == .thenIsNotAFunction { settler.claim()?.settle(.fulfilled(thenable)) }
         }
     }
 

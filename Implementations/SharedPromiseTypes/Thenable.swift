@@ -22,3 +22,33 @@ public protocol Thenable: Sendable {
         rejectPromise: @escaping @Sendable (any Error) -> Void
     ) throws
 }
+
+/// The function a ``PropertyThenable``'s `then` property holds.
+public typealias ThenFunction =
+    @Sendable (
+        _ resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        _ rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws -> Void
+
+/// A thenable whose `then` is a property, as JavaScript's is: reading it may throw, may give no
+/// function, and may give a different function on each read.
+///
+/// Promises/A+ reads `x.then` once (2.3.3.1) and calls the function it read: a read that throws
+/// rejects with what it threw (2.3.3.2), and a property that holds no function makes `x` a plain
+/// value that fulfils (2.3.3.4). `thenOnce(resolvePromise:rejectPromise:)` (module
+/// `PromiseRuntime`) reads it once and says when it held no function.
+public protocol PropertyThenable: Thenable {
+    /// The function that registers the callbacks, or `nil` if `then` holds no function.
+    var then: ThenFunction? { get throws }
+}
+
+extension PropertyThenable {
+    /// Reads ``then`` and calls the function it holds, if any; resolution procedures read it once
+    /// through `thenOnce` instead.
+    public func then(
+        resolvePromise: @escaping @Sendable (PromiseValue) -> Void,
+        rejectPromise: @escaping @Sendable (any Error) -> Void
+    ) throws {
+        try (try then)?(resolvePromise, rejectPromise)
+    }
+}

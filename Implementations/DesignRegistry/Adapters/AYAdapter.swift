@@ -60,6 +60,10 @@ public enum AYAdapter: APlusAdapter {
     /// A foreign thenable as a `Thenable`, which AY's resolution procedure assimilates.
     public static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
 
+    /// A foreign thenable whose `then` is a property, as a `PropertyThenable`, which the resolution
+    /// procedure reads once.
+    public static func propertyThenable(_ foreign: any APlusPropertyThenable) -> APlusValue { handingOver(foreign) }
+
     /// `AYPromise.state`.
     public static func state(of promise: AYPromise) -> PromiseState { promise.state }
 

@@ -67,6 +67,10 @@ public enum FBLAdapter: APlusAdapter {
     /// A foreign thenable as a `Thenable`, which FBL's resolution procedure assimilates.
     public static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
 
+    /// A foreign thenable whose `then` is a property, as a `PropertyThenable`, which the resolution
+    /// procedure reads once.
+    public static func propertyThenable(_ foreign: any APlusPropertyThenable) -> APlusValue { handingOver(foreign) }
+
     /// The promise's state, read under its lock.
     public static func state(of promise: FBLPromise<PromiseValue>) -> PromiseState {
         switch promise.result {

@@ -10,6 +10,12 @@ public func handingOver(_ foreign: any APlusThenable) -> APlusValue {
     foreign is any Error ? ForeignThenableError(foreign) : ForeignThenable(foreign: foreign)
 }
 
+/// The suite's foreign thenable whose `then` is a property, as a `PropertyThenable`, whose every
+/// read is forwarded unchanged: the design's own procedure reads it once.
+public func handingOver(_ foreign: any APlusPropertyThenable) -> APlusValue {
+    ForeignPropertyThenable(foreign: foreign)
+}
+
 /// A foreign thenable as a `Thenable`.
 struct ForeignThenable: Thenable {
     let foreign: any APlusThenable
@@ -34,5 +40,14 @@ final class ForeignThenableError: Error, Thenable {
         rejectPromise: @escaping @Sendable (any Error) -> Void
     ) throws {
         try foreign.then(resolvePromise: resolvePromise, rejectPromise: rejectPromise)
+    }
+}
+
+/// A foreign thenable whose `then` is a property, as a `PropertyThenable`.
+struct ForeignPropertyThenable: PropertyThenable {
+    let foreign: any APlusPropertyThenable
+
+    var then: ThenFunction? {
+        get throws { try foreign.then }
     }
 }

@@ -128,6 +128,10 @@ public enum QNAdapter: APlusAdapter {
     /// A foreign thenable as a `Thenable`, which QN's resolution procedure assimilates.
     public static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
 
+    /// A foreign thenable whose `then` is a property, as a `PropertyThenable`, which the resolution
+    /// procedure reads once.
+    public static func propertyThenable(_ foreign: any APlusPropertyThenable) -> APlusValue { handingOver(foreign) }
+
     /// The promise's state now: pending until the task finishes, then fulfilled with its result
     /// or rejected with its error; a cancelled task reads as rejected with `CancellationError`.
     ///

@@ -68,6 +68,10 @@ public enum QXAdapter: APlusAdapter {
     /// A foreign thenable as a `Thenable`, which QX's resolution procedure assimilates.
     public static func thenable(_ foreign: any APlusThenable) -> APlusValue { handingOver(foreign) }
 
+    /// A foreign thenable whose `then` is a property, as a `PropertyThenable`, which the resolution
+    /// procedure reads once.
+    public static func propertyThenable(_ foreign: any APlusPropertyThenable) -> APlusValue { handingOver(foreign) }
+
     /// The state at this moment, read from the observable keys in one snapshot (a rejected
     /// state always comes with its error). Safe from any thread.
     public static func state(of promise: QXPromise) -> PromiseState {

@@ -12,12 +12,27 @@ public protocol TinyThenable: Sendable {
 }
 // end-snippet
 
+// snippet: aplus-tiny-property-thenable
+/// The `then` function of a ``TinyPropertyThenable``.
+public typealias TinyThen =
+    @Sendable (
+        _ onFulfilled: @escaping @Sendable ((any Sendable)?) -> Void,
+        _ onRejected: @escaping @Sendable (any Error) -> Void
+    ) throws -> Void
+
+/// A thenable whose `then` is a property, as JavaScript's is: TinyPromise reads it once, rejects
+/// when the read throws, and fulfils with the object when it holds no function.
+public protocol TinyPropertyThenable: Sendable {
+    var then: TinyThen? { get throws }
+}
+// end-snippet
+
 /// The error a promise resolved with itself is rejected with (Promises/A+ 2.3.1).
 public struct TinyCycleError: Error {}
 
 /// A minimal untyped promise, written only to show an outside library passing the Promises/A+
 /// suite: callbacks run on the main queue, values are `(any Sendable)?`, and it assimilates any
-/// `TinyThenable`.
+/// `TinyThenable` or `TinyPropertyThenable`.
 public final class TinyPromise: Sendable {
     public typealias Value = (any Sendable)?
     typealias Callback = @Sendable (Result<Value, any Error>) -> Void
@@ -81,17 +96,33 @@ public final class TinyPromise: Sendable {
             if promise === self { return settle(.failure(TinyCycleError())) }
             promise.observe { self.settle($0) }  // adopts its state one main-queue hop later
         } else if let thenable = value as? any TinyThenable {
-            let once = Once()
+            call(thenable.then(onFulfilled:onRejected:))
+        } else if let object = value as? any TinyPropertyThenable {
+            let then: TinyThen?
             do {
-                try thenable.then(
-                    onFulfilled: { y in if once.claim() { self.run(resolving: y) } },
-                    onRejected: { reason in if once.claim() { self.settle(.failure(reason)) } }
-                )
+                then = try object.then  // read once (2.3.3.1)
             } catch {
-                if once.claim() { settle(.failure(error)) }
+                return settle(.failure(error))  // 2.3.3.2
             }
+            guard let then else { return settle(.success(value)) }  // not a function: a value (2.3.3.4)
+            call(then)
         } else {
             settle(.success(value))
+        }
+    }
+
+    /// Calls a thenable's `then`; the first of its callbacks wins, and a throw after it is ignored.
+    private func call(
+        _ then: (@escaping @Sendable (Value) -> Void, @escaping @Sendable (any Error) -> Void) throws -> Void
+    ) {
+        let once = Once()
+        do {
+            try then(
+                { y in if once.claim() { self.run(resolving: y) } },
+                { reason in if once.claim() { self.settle(.failure(reason)) } }
+            )
+        } catch {
+            if once.claim() { settle(.failure(error)) }
         }
     }
 

@@ -51,3 +51,21 @@ final class ForeignThenableError: Error, TinyThenable {
     }
 }
 // end-snippet
+
+// snippet: aplus-adapter-property-thenables
+extension TinyAdapter {
+    /// The suite's thenable whose `then` is a property, as one TinyPromise assimilates.
+    static func propertyThenable(_ foreign: any APlusPropertyThenable) -> APlusValue {
+        ForeignPropertyThenable(foreign: foreign)
+    }
+}
+
+/// Forwards each read of TinyPromise's `then` property to the foreign thenable's, unchanged.
+struct ForeignPropertyThenable: TinyPropertyThenable {
+    let foreign: any APlusPropertyThenable
+
+    var then: TinyThen? {
+        get throws { try foreign.then }
+    }
+}
+// end-snippet
