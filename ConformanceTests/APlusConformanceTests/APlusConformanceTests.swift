@@ -19,7 +19,7 @@ enum DesignCase {
 
 /// The Promises/A+ suite against every registered design, through the same public runner an
 /// outside library uses (`APlusSuite.expectConformance(of:clauses:title:)` with the design's
-/// adapter, `Design.adapter`): one test per design, which runs the 648 cases one after the other, reports
+/// adapter, `Design.adapter`): one test per design, which runs the 690 cases one after the other, reports
 /// each failing case by its full name and prints a summary line per clause.
 ///
 /// One test per design rather than one per case keeps a passing `swift test` short (a
