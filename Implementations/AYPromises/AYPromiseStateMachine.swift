@@ -25,7 +25,7 @@ struct AYPromiseStateMachine {
         /// link a cycle check follows (``AdoptionCycle``). Kept in this case, not beside the
         /// state, because only a pending promise needs it: it then costs no bytes (the case is
         /// smaller than `handingOut`).
-        case pending(AYHandlerList, following: AYWeakPromise)
+        case pending(AYHandlerList, following: FollowedPromise<AYPromise>?)
         /// Settled, and the settling thread is still running the handlers it took (outside the
         /// lock). A handler piped meanwhile must not run at once: it would overtake handlers piped
         /// before it that the settling thread has not reached yet, and blocks chained one after
@@ -63,18 +63,18 @@ struct AYPromiseStateMachine {
     /// The promise this one adopted, while it is pending.
     var pendingFollowing: AYPromise? {
         guard case .pending(_, let following) = state else { return nil }
-        return following.promise
+        return following?.promise
     }
 
     /// Records that this promise adopted `promise` (nothing if it has settled meanwhile).
     mutating func follow(_ promise: AYPromise) {
         guard case .pending(let handlers, _) = state else { return }
-        state = .pending(handlers, following: AYWeakPromise(promise: promise))
+        state = .pending(handlers, following: FollowedPromise(promise))
     }
 
     /// A pending machine with no handlers.
     init() {
-        state = .pending(AYHandlerList(), following: AYWeakPromise())
+        state = .pending(AYHandlerList(), following: nil)
     }
 
     /// An already-settled machine.
@@ -164,7 +164,7 @@ struct AYPromiseStateMachine {
             }
             return nil
         }
-        state = .pending(AYHandlerList(), following: AYWeakPromise())
+        state = .pending(AYHandlerList(), following: nil)
         return handlers
     }
 }
@@ -204,10 +204,4 @@ struct AYPipedHandler: Sendable {
     init(_ run: @escaping AYHandler) {
         self.run = run
     }
-}
-
-/// A weak reference to a promise, as an enum payload can hold one.
-struct AYWeakPromise {
-    /// Weak, so that a cycle check's link never keeps a dropped chain alive.
-    weak var promise: AYPromise?
 }

@@ -247,6 +247,7 @@ struct QXPromiseCore {
     /// settler, and it decides the outcome if nobody did. `false` if the promise was resolved
     /// already.
     mutating func claim() -> Bool {
+        precondition(settlers > 0, "a settler claimed a promise that counted none: each settler ends once")
         settlers -= 1
         switch stage {
         case .waiting(nil, nil):
