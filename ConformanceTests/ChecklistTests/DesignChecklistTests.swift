@@ -95,8 +95,8 @@ struct DesignChecklistTests {
         let path = "Implementations/DesignRegistry/Adapters/\(typeName).swift"
         let adapter = try #require(try? Self.read(path), "no \(path)")
         #expect(
-            adapter.contains("public enum \(typeName): APlusAdapter"),
-            "\(path) does not declare `public enum \(typeName): APlusAdapter`")
+            adapter.contains("public enum \(typeName): RegisteredAdapter"),
+            "\(path) does not declare `public enum \(typeName): RegisteredAdapter`")
     }
 
     @Test("2. the design's own module knows nothing of the suite or its adapter", arguments: Design.allCases)

@@ -9,9 +9,10 @@ public import SharedPromiseTypes
 /// iterate.
 ///
 /// Adding a design follows the README's checklist: its module (`Implementations/<module>/`, named
-/// in `Package.swift`'s `designModules`), one case here, its adapter to the Promises/A+ suite in
-/// `Adapters/`, its contender, its scenarios, its allocation budgets and its report. The switches
-/// below are exhaustive, so a new case does not compile without its adapter; `ChecklistTests`
+/// in `Package.swift`'s `designModules`), one case here with its adapter in ``adapter``, the
+/// adapter to the Promises/A+ suite in `Adapters/` (which also names the module and describes the
+/// design, ``RegisteredAdapter``), its contender, its scenarios, its cost budgets and its report.
+/// The switch is exhaustive, so a new case does not compile without its adapter; `ChecklistTests`
 /// fails for each other step that is missing.
 public enum Design: String, CaseIterable, Sendable {
     /// google/promises' `FBLPromise`: GCD observers.
@@ -23,29 +24,10 @@ public enum Design: String, CaseIterable, Sendable {
     /// The QN design's cancellable tasks (`QNAsyncTask`); started tasks act as promises.
     case qn = "QN"
 
-    /// The folder (and module) under `Implementations/` that holds the design.
-    public var moduleName: String {
-        switch self {
-        case .fbl: return "FBLPromises"
-        case .ay: return "AYPromises"
-        case .qx: return "QXPromises"
-        case .qn: return "QNTasks"
-        }
-    }
-
-    /// A one-line description for reports.
-    public var summary: String {
-        switch self {
-        case .fbl: return "GCD observers (google/promises' FBLPromise)"
-        case .ay: return "closure-property chaining, main-queue default (AYPromise)"
-        case .qx: return "key-observation chaining through a KVO-like observable (QXPromise)"
-        case .qn: return "cancellable, lazily started tasks (QNAsyncTask)"
-        }
-    }
-
-    /// The design's adapter to the Promises/A+ suite: the one way tests and tools drive every
-    /// design alike, the protocol an outside library's adapter conforms to.
-    public var adapter: any APlusAdapter.Type {
+    /// The design's adapter: to the Promises/A+ suite, the one way tests and tools drive every
+    /// design alike (the protocol an outside library's adapter conforms to), and the registry's
+    /// facts about the design.
+    public var adapter: any RegisteredAdapter.Type {
         switch self {
         case .fbl: return FBLAdapter.self
         case .ay: return AYAdapter.self
@@ -54,14 +36,31 @@ public enum Design: String, CaseIterable, Sendable {
         }
     }
 
+    /// The folder (and module) under `Implementations/` that holds the design.
+    public var moduleName: String { adapter.moduleName }
+
+    /// A one-line description for reports.
+    public var summary: String { adapter.summary }
+
     /// The state of `promise`, one of this design's adapter's promises, or `nil` for any other
     /// value: what a test reads without waiting.
-    public func state(of promise: any Sendable) -> PromiseState? {
-        switch self {
-        case .fbl: return (promise as? FBLAdapter.PromiseUnderTest).map(FBLAdapter.state(of:))
-        case .ay: return (promise as? AYAdapter.PromiseUnderTest).map(AYAdapter.state(of:))
-        case .qx: return (promise as? QXAdapter.PromiseUnderTest).map(QXAdapter.state(of:))
-        case .qn: return (promise as? QNAdapter.PromiseUnderTest).map(QNAdapter.state(of:))
-        }
+    public func state(of promise: any Sendable) -> PromiseState? { adapter.state(ofAny: promise) }
+}
+
+/// A registered design's adapter to the Promises/A+ suite, with what the registry knows about the
+/// design: each design states these in its own adapter file.
+public protocol RegisteredAdapter: APlusAdapter {
+    /// The folder (and module) under `Implementations/` that holds the design.
+    static var moduleName: String { get }
+    /// A one-line description for reports.
+    static var summary: String { get }
+    /// The promise's state, read without waiting.
+    static func state(of promise: PromiseUnderTest) -> PromiseState
+}
+
+extension RegisteredAdapter {
+    /// The state of `promise` if it is one of this adapter's promises.
+    static func state(ofAny promise: any Sendable) -> PromiseState? {
+        (promise as? PromiseUnderTest).map(state(of:))
     }
 }

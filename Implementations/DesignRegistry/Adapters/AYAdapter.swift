@@ -12,7 +12,10 @@ public import SharedPromiseTypes
 /// timing depends on it). A+ `then` takes both callbacks at once where AY splits them into `then`
 /// and `catch`; A+ passes a fulfilment value to the next promise through a callback's return
 /// value, exactly as AY's blocks do.
-public enum AYAdapter: APlusAdapter {
+public enum AYAdapter: RegisteredAdapter {
+    public static let moduleName = "AYPromises"
+    public static let summary = "closure-property chaining, main-queue default (AYPromise)"
+
     public typealias PromiseUnderTest = AYPromise
 
     /// A pending promise (`AYPromise.pending()`) with its resolve callback and a reject function;

@@ -11,7 +11,10 @@ public import SharedPromiseTypes
 /// `FBLPromise.chain(on:chainedFulfill:chainedReject:)` primitive. Callbacks are pinned to the
 /// main queue, not `FBLPromise.defaultQueue`, so a test that changes the default cannot disturb
 /// the suite's timing.
-public enum FBLAdapter: APlusAdapter {
+public enum FBLAdapter: RegisteredAdapter {
+    public static let moduleName = "FBLPromises"
+    public static let summary = "GCD observers (google/promises' FBLPromise)"
+
     public typealias PromiseUnderTest = FBLPromise<PromiseValue>
 
     /// A pending promise with the functions that settle it: `resolve` runs FBL's resolution

@@ -22,7 +22,10 @@ public typealias QNPromise = QNAsyncContinuationTask<PromiseValue, PromiseValue>
 ///
 /// `resolved(_:)` and `rejected(_:)` are the suite's defaults: a `deferred()` promise, resolved or
 /// rejected (so a `CancellationError` reason stays a rejection, not a cancel).
-public enum QNAdapter: APlusAdapter {
+public enum QNAdapter: RegisteredAdapter {
+    public static let moduleName = "QNTasks"
+    public static let summary = "cancellable, lazily started tasks (QNAsyncTask)"
+
     public typealias PromiseUnderTest = QNPromise
 
     /// Makes a pending promise and the two functions that settle it.

@@ -11,7 +11,10 @@ public import SharedPromiseTypes
 /// `reject`; `then` is `QXPromise.chain(on:thenBlock:catchBlock:)`. Callbacks are pinned to the
 /// main queue, not `QXPromise.defaultQueue`, so a test that changes the default cannot disturb
 /// the suite's timing.
-public enum QXAdapter: APlusAdapter {
+public enum QXAdapter: RegisteredAdapter {
+    public static let moduleName = "QXPromises"
+    public static let summary = "key-observation chaining through a KVO-like observable (QXPromise)"
+
     public typealias PromiseUnderTest = QXPromise
 
     /// A pending promise with the functions that settle it: the design's resolution procedure.
