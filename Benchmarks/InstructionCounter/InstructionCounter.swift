@@ -48,9 +48,9 @@ struct InstructionCounter: ParsableCommand {
                 "QX fan-out observer": 8_346,
                 "QX all input": 10_179,
                 "QX key-value observation": 15_141,
-                "QN pending task with one map": 17_478,
-                "QN map link": 10_244,
-                "QN fan-out observer": 13_069,
+                "QN pending task with one map": 17_266,
+                "QN map link": 10_138,
+                "QN fan-out observer": 12_963,
             ]
         #else
             return [:]
