@@ -138,7 +138,7 @@ let conformanceTargets: [Target] =
         ),
         .testTarget(
             name: "AllocationBudgetTests",
-            dependencies: ["TestSupport"],
+            dependencies: ["CostOperations", "TestSupport"],
             path: "ConformanceTests/AllocationBudgetTests",
             swiftSettings: strictSettings
         ),

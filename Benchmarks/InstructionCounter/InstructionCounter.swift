@@ -28,30 +28,12 @@ struct InstructionCounter: ParsableCommand {
 
     /// Instructions per operation in a release build, as callgrind counts them on x86_64 Linux
     /// with this package's toolchain: the whole life of one unit (made, registered, settled, its
-    /// callback run, freed). Change a budget in the commit that moves it, and say why there.
-    /// Elsewhere (another architecture, another C library) the counts differ and none is checked.
+    /// callback run, freed). Each operation states its budget beside its code, in
+    /// `Benchmarks/CostOperations` (`Budget.instructions`). Elsewhere (another architecture,
+    /// another C library) the counts differ and none is checked.
     static let budgets: [String: Int] = {
         #if arch(x86_64) && os(Linux)
-            return [
-                "GCD chain link": 1_232,
-                "GCD fan-out observer": 1_357,
-                "FBL pending promise with one then": 8_380,
-                "FBL chain link": 5_089,
-                "FBL fan-out observer": 5_768,
-                "FBL all input": 7_303,
-                "AY pending promise with one then": 10_652,
-                "AY chain link": 6_232,
-                "AY fan-out observer": 7_217,
-                "AY all input": 11_905,
-                "QX pending promise with one then": 14_401,
-                "QX chain link": 7_046,
-                "QX fan-out observer": 8_346,
-                "QX all input": 10_179,
-                "QX key-value observation": 15_141,
-                "QN pending task with one map": 17_266,
-                "QN map link": 10_138,
-                "QN fan-out observer": 12_963,
-            ]
+            return Dictionary(uniqueKeysWithValues: CostOperations.all.map { ($0.name, $0.budget.instructions) })
         #else
             return [:]
         #endif

@@ -1,3 +1,4 @@
+import CostOperations
 import Foundation
 import TestSupport
 import Testing
@@ -12,58 +13,24 @@ import Testing
 /// Reports/performance.md for where they differ).
 @Suite("Allocation budgets")
 struct AllocationBudgetTests {
-    /// Allocations per unit of each operation, in the debug build `swift test` makes (a release
-    /// build allocates less: Reports/performance.md). Lower a budget when an operation gets
-    /// cheaper: the test fails on any difference, so that the figure here stays the truth.
-    static let budgets: [String: Int] = [
-        // The promise `then` returns and its observer, which captures the callback itself.
-        "FBL pending promise with one then": 3,
-        // The above, and GCD's closure and block for the callback.
-        "FBL chain link": 4,
-        // The link and its observer in the shared list (the list's array grows, amortised).
-        "FBL fan-out observer": 6,
-        // `observe`'s two callbacks and its observer, per input.
-        "FBL all input": 3,
-        // The promise `then` returns and its one handler, which holds the block as written.
-        "AY pending promise with one then": 3,
-        // The above, and GCD's block for the handler's dispatch.
-        "AY chain link": 4,
-        // The link and its handler in the shared list (the list's array grows, amortised).
-        "AY fan-out observer": 6,
-        // `all`'s handler per input.
-        "AY all input": 2,
-        // The pending promise, its resolver's settler, the side table its weak reference needs,
-        // and the link, which is itself the observer of the promise's `state` key.
-        "QX pending promise with one then": 4,
-        // The link, and its hop to its queue: the hop's closure and GCD's block for it.
-        "QX chain link": 3,
-        // The link, its hop, and the growth of the promise's observer array (amortised).
-        "QX fan-out observer": 4,
-        // `all`'s handler per input, which hops to the queue when told.
-        "QX all input": 3,
-        // A public observation: its token and the observer that holds the handler.
-        "QX key-value observation": 4,
-        // The manual task, the continuation, the side table of the source's weak reference, and
-        // the typed callback's wrapper (a task's core stores observers that take the outcome erased).
-        "QN pending task with one map": 4,
-        // The continuation, its hop, and the context of the closure that reads its state.
-        "QN map link": 5,
-        // The continuation, its hop, its callback's wrapper and the source's observer growth.
-        "QN fan-out observer": 8,
-    ]
+    /// Allocations per unit of each design's operation, in the debug build `swift test` makes (a
+    /// release build allocates less: Reports/performance.md), as each operation states it beside
+    /// its code in `Benchmarks/CostOperations` (`Budget.allocations`, with why). Lower a budget
+    /// when an operation gets cheaper: the test fails on any difference, so that the figure there
+    /// stays the truth.
+    static let budgets: [String: Int] = Dictionary(
+        uniqueKeysWithValues: CostOperations.all.compactMap { operation in
+            operation.budget.allocations.map { (operation.name, $0) }
+        })
 
     /// Bytes requested per pending promise with one `then` (what it holds while it waits), in the
     /// debug build `swift test` makes, which adds a leak tracker (its reporter and where the
-    /// promise was made, an existential) to every promise and task. Met within ``byteTolerance``;
-    /// the release figures are in Reports/benchmarks.md.
-    static let pendingByteBudgets: [String: Int] = [
-        "FBL pending promise with one then": 288,
-        "AY pending promise with one then": 353,
-        "QX pending promise with one then": 465,
-        // The manual task and its start block, the continuation, the side table of the source's
-        // weak reference and the typed callback's wrapper.
-        "QN pending task with one map": 480,
-    ]
+    /// promise was made, an existential) to every promise and task (`Budget.pendingBytes`). Met
+    /// within ``byteTolerance``; the release figures are in Reports/benchmarks.md.
+    static let pendingByteBudgets: [String: Int] = Dictionary(
+        uniqueKeysWithValues: CostOperations.all.compactMap { operation in
+            operation.budget.pendingBytes.map { (operation.name, $0) }
+        })
 
     /// How far a byte count may stray from its budget: GCD's caches refill inside a run now and
     /// then, where a change to a promise's layout moves it by 8 bytes or more.

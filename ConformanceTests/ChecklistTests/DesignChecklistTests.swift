@@ -154,18 +154,25 @@ struct DesignChecklistTests {
             "BlockResultTests.swift has no suite \"Block results: \(design.rawValue)\"")
     }
 
-    // MARK: Step 5: the allocation budgets
+    // MARK: Step 5: the cost budgets
 
     @Test(
-        "5. the design's operations are counted, and budgeted in allocations and instructions",
+        "5. the design's operations are in CostOperations/<Name>Operations.swift, each with its budgets",
         arguments: Design.allCases)
     func costBudgets(_ design: Design) throws {
-        let operations = try Self.read("Benchmarks/CostOperations/CostOperations.swift")
-        #expect(operations.contains("design: \"\(design.rawValue)\""), "CostOperations has no operation of \(design)")
-        let allocations = try Self.read("ConformanceTests/AllocationBudgetTests/AllocationBudgetTests.swift")
-        #expect(allocations.contains("\"\(design.rawValue) "), "AllocationBudgetTests has no budget for \(design)")
-        let instructions = try Self.read("Benchmarks/InstructionCounter/InstructionCounter.swift")
-        #expect(instructions.contains("\"\(design.rawValue) "), "InstructionCounter has no budget for \(design)")
+        let path = "Benchmarks/CostOperations/\(design.rawValue)Operations.swift"
+        let operations = try #require(try? Self.read(path), "no \(path)")
+        let measurements = operations.components(separatedBy: "Measurement(").dropFirst()
+        #expect(!measurements.isEmpty, "\(path) has no operation")
+        for measurement in measurements {
+            #expect(measurement.contains("design: \"\(design.rawValue)\""), "\(path): an operation of another design")
+            // Every design's operation is budgeted in allocations (exact) and in instructions.
+            #expect(
+                measurement.contains("budget: Budget(allocations: ") && measurement.contains("instructions: "),
+                "\(path): an operation without its allocation and instruction budgets")
+        }
+        let registry = try Self.read("Benchmarks/CostOperations/CostOperations.swift")
+        #expect(registry.contains("\(design.rawValue)Operations.all"), "CostOperations.all leaves out \(design)")
     }
 
     // MARK: Step 6: the documentation

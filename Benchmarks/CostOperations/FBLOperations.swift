@@ -1,0 +1,73 @@
+import CompareKit
+import Dispatch
+import FBLPromises
+
+/// FBL's operations, written with its own API, and what each may cost.
+enum FBLOperations {
+    static let queue = DispatchQueue(label: "costs.fbl")
+
+    static let all: [Measurement] = [
+        // Allocations: the promise `then` returns and its observer, which captures the callback itself.
+        Measurement(
+            design: "FBL", operation: "pending promise with one then",
+            budget: Budget(allocations: 3, pendingBytes: 288, instructions: 8_380)
+        ) { units, start, stop in
+            let done = Countdown(units)
+            var roots: [FBLPromise<Int>] = []
+            var thens: [FBLPromise<Int>] = []
+            roots.reserveCapacity(units)
+            thens.reserveCapacity(units)
+            start()
+            for _ in 0..<units {
+                let root = FBLPromise<Int>.pending()
+                roots.append(root)
+                thens.append(root.then(on: queue) { _ in done.tick() })
+            }
+            stop()
+            for root in roots { root.fulfill(1) }
+            done.wait()
+            withExtendedLifetime(thens) {}
+        },
+        // Allocations: the above, and GCD's closure and block for the callback.
+        Measurement(
+            design: "FBL", operation: "chain link",
+            budget: Budget(allocations: 4, instructions: 5_089)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = FBLPromise<Int>.pending()
+            var last = root
+            for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
+            last.then(on: queue) { _ in done.tick() }
+            root.fulfill(0)
+            done.wait()
+            stop()
+        },
+        // Allocations: the link and its observer in the shared list (the list's array grows, amortised).
+        Measurement(
+            design: "FBL", operation: "fan-out observer",
+            budget: Budget(allocations: 6, instructions: 5_768)
+        ) { units, start, stop in
+            let done = Countdown(units)
+            start()
+            let root = FBLPromise<Int>.pending()
+            for _ in 0..<units { root.then(on: queue) { _ in done.tick() } }
+            root.fulfill(1)
+            done.wait()
+            stop()
+        },
+        // Allocations: `observe`'s two callbacks and its observer, per input.
+        Measurement(
+            design: "FBL", operation: "all input",
+            budget: Budget(allocations: 3, instructions: 7_303)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            let inputs = (0..<units).map { _ in FBLPromise<Int>.pending() }
+            start()
+            FBLPromises.all(on: queue, inputs).then(on: queue) { _ in done.tick() }
+            stop()
+            for (index, input) in inputs.enumerated() { input.fulfill(index) }
+            done.wait()
+        },
+    ]
+}

@@ -1,0 +1,65 @@
+import CompareKit
+import Dispatch
+import QNTasks
+
+/// QN's operations, written with its own API, and what each may cost.
+enum QNOperations {
+    static let queue = DispatchQueue(label: "costs.qn")
+
+    static let all: [Measurement] = [
+        // Allocations: the manual task, the continuation, the side table of the source's weak reference,
+        // and the typed callback's wrapper (a task's core stores observers that take the outcome erased).
+        // Bytes: the manual task and its start block, the continuation, the side table of the source's weak
+        // reference and the typed callback's wrapper.
+        Measurement(
+            design: "QN", operation: "pending task with one map",
+            budget: Budget(allocations: 4, pendingBytes: 480, instructions: 17_266)
+        ) { units, start, stop in
+            let done = Countdown(units)
+            var roots: [QNAsyncManualTask<Int>] = []
+            var maps: [QNAsyncContinuationTask<Int, Int>] = []
+            roots.reserveCapacity(units)
+            maps.reserveCapacity(units)
+            start()
+            for _ in 0..<units {
+                let root = QNAsyncManualTask<Int>()
+                roots.append(root)
+                let next = root.map(on: queue) { $0 }
+                next.start(on: queue) { _ in done.tick() }
+                maps.append(next)
+            }
+            stop()
+            for root in roots { root.succeed(1) }
+            done.wait()
+            withExtendedLifetime(maps) {}
+        },
+        // Allocations: the continuation, its hop, and the context of the closure that reads its state.
+        Measurement(
+            design: "QN", operation: "map link",
+            budget: Budget(allocations: 5, instructions: 10_138)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = QNAsyncManualTask<Int>()
+            var last: QNAsyncTask<Int> = root
+            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+            last.start(on: queue) { _ in done.tick() }
+            root.succeed(0)
+            done.wait()
+            stop()
+        },
+        // Allocations: the continuation, its hop, its callback's wrapper and the source's observer growth.
+        Measurement(
+            design: "QN", operation: "fan-out observer",
+            budget: Budget(allocations: 8, instructions: 12_963)
+        ) { units, start, stop in
+            let done = Countdown(units)
+            start()
+            let root = QNAsyncManualTask<Int>()
+            for _ in 0..<units { root.map(on: queue) { $0 }.start(on: queue) { _ in done.tick() } }
+            root.succeed(1)
+            done.wait()
+            stop()
+        },
+    ]
+}
