@@ -119,39 +119,56 @@ struct DesignChecklistTests {
 
     // MARK: Step 4: the scenarios
 
-    /// Each `@Suite("Scenario N: ...")` in ScenarioTests, with the display names of its tests.
-    static func scenarioSuites() throws -> [(suite: String, tests: [String])] {
+    /// The struct of each `@Suite("Scenario N: ...")` in the shared files of ScenarioTests.
+    static func scenarioSuites() throws -> [String] {
         let folder = Self.root.appendingPathComponent("ConformanceTests/ScenarioTests")
-        var suites: [(String, [String])] = []
+        var suites: [String] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         where file.hasSuffix(".swift") {
             let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            let parts = source.components(separatedBy: "@Suite(\"Scenario ")
-            for part in parts.dropFirst() {
-                let name = String(part.prefix { $0 != "\"" })
-                let tests = part.components(separatedBy: "@Test(").dropFirst().map { test in
-                    // `@Test("FBL: ...")` or `@Test(\n "FBL: ...")`
-                    String(test.drop { $0 != "\"" }.dropFirst().prefix { $0 != "\"" })
-                }
-                suites.append((name, tests))
+            for part in source.components(separatedBy: "@Suite(\"Scenario ").dropFirst() {
+                // `@Suite("Scenario 2: ...")\nstruct SeriesTests {`
+                guard let declaration = part.range(of: "struct ") else { continue }
+                suites.append(String(part[declaration.upperBound...].prefix { $0.isLetter || $0.isNumber }))
             }
         }
         return suites
     }
 
-    @Test("4. every scenario suite has a test of the design, named \"<design>: ...\"", arguments: Design.allCases)
+    /// The display names of the tests in `source`'s `extension <suite> {` block.
+    static func tests(extending suite: String, in source: String) -> [String] {
+        source.components(separatedBy: "\nextension \(suite) {").dropFirst().flatMap { part in
+            // The block ends where the next top-level declaration starts.
+            let block = part.components(separatedBy: "\n}").first ?? ""
+            return block.components(separatedBy: "@Test(").dropFirst().map { test in
+                // `@Test("FBL: ...")` or `@Test(\n "FBL: ...")`
+                String(test.drop { $0 != "\"" }.dropFirst().prefix { $0 != "\"" })
+            }
+        }
+    }
+
+    @Test(
+        "4. the design's folder in ScenarioTests extends every scenario suite with a test \"<design>: ...\"",
+        arguments: Design.allCases)
     func scenarioCoverage(_ design: Design) throws {
         let suites = try Self.scenarioSuites()
-        #expect(suites.count >= 7, "the seven scenario suites: found \(suites.map(\.suite))")
-        for (suite, tests) in suites {
+        #expect(suites.count >= 7, "the seven scenario suites: found \(suites)")
+        let folder = "ConformanceTests/ScenarioTests/\(design.rawValue)"
+        let scenarios = try #require(
+            try? Self.read("\(folder)/\(design.rawValue)Scenarios.swift"),
+            "no \(folder)/\(design.rawValue)Scenarios.swift")
+        for suite in suites {
             #expect(
-                tests.contains { $0.hasPrefix("\(design.rawValue): ") },
-                "Scenario \(suite) has no test named \"\(design.rawValue): ...\"")
+                Self.tests(extending: suite, in: scenarios).contains { $0.hasPrefix("\(design.rawValue): ") },
+                "\(design.rawValue)Scenarios.swift has no `extension \(suite)` with a test named \"\(design.rawValue): ...\""
+            )
         }
-        let blockResults = try Self.read("ConformanceTests/ScenarioTests/BlockResultTests.swift")
+        let blockResults = try #require(
+            try? Self.read("\(folder)/\(design.rawValue)BlockResultTests.swift"),
+            "no \(folder)/\(design.rawValue)BlockResultTests.swift")
         #expect(
             blockResults.contains("@Suite(\"Block results: \(design.rawValue)"),
-            "BlockResultTests.swift has no suite \"Block results: \(design.rawValue)\"")
+            "\(design.rawValue)BlockResultTests.swift has no suite \"Block results: \(design.rawValue)\"")
     }
 
     // MARK: Step 5: the cost budgets

@@ -22,6 +22,10 @@ struct DocumentationSnippetTests {
         "ConformanceTests/DocumentationTests/DocCSnippets.swift",
         "ConformanceTests/DocumentationTests/MigrationSnippets.swift",
         "ConformanceTests/ScenarioTests/CheckoutWorkflowTests.swift",
+        "ConformanceTests/ScenarioTests/FBL/FBLScenarios.swift",
+        "ConformanceTests/ScenarioTests/AY/AYScenarios.swift",
+        "ConformanceTests/ScenarioTests/QX/QXScenarios.swift",
+        "ConformanceTests/ScenarioTests/QN/QNScenarios.swift",
         // The example package that runs the Promises/A+ suite against a promise type of its own
         // (the suite's DocC article shows its adapter and tests).
         "Examples/TinyPromise/Sources/TinyPromise/TinyPromise.swift",

@@ -1,9 +1,5 @@
-import AYPromises
 import Dispatch
-import FBLPromises
 import PromiseRuntime
-import QNTasks
-import QXPromises
 import TestSupport
 import Testing
 
@@ -253,33 +249,10 @@ struct Shop: Sendable {
     static let declinedLog = ["→ order(c1)", "← order(c1)", "→ pay(o-c1)", "← pay(o-c1)"]
 }
 
-// MARK: - Waiting for each design's outcome (every wait has TestSupport's timeout)
+// MARK: - Waiting for an outcome (every wait has TestSupport's timeout)
 
-/// How an FBL promise settled.
-func outcome<Value: Sendable>(of promise: FBLPromise<Value>) async throws -> Result<Value, any Error> {
-    try await awaitOutcome("an FBL promise") { try await promise.value }
-}
-
-/// How an AY promise settled.
-func outcome(of promise: AYPromise) async throws -> Result<PromiseValue, any Error> {
-    try await awaitOutcome("an AY promise") { try await promise.value }
-}
-
-/// How a QX promise settled.
-func outcome(of promise: QXPromise) async throws -> Result<PromiseValue, any Error> {
-    try await awaitOutcome("a QX promise") { try await promise.value }
-}
-
-/// Starts a QN task and waits for its outcome (delivered on `queue`).
-func outcome<Result: Sendable>(
-    of task: QNAsyncTask<Result>, on queue: DispatchQueue = .main
-) async throws
-    -> QNTaskOutcome<Result>
-{
-    try await awaitCompletion("the QN task \(task.taskID)") { complete in
-        task.start(on: queue) { complete(.success($0)) }
-    }
-}
+// Each design's `outcome(of:)` (how one of its promises or tasks settled) is in its folder's
+// `<Name>Scenarios.swift`, beside its wrap of the callback API.
 
 /// The log without call arguments: `["→ user", "← user", ...]`.
 func steps(_ log: Recorder<String>) -> [String] {
