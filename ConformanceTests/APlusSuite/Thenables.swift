@@ -54,10 +54,7 @@ struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
     /// The rejected factories: six, and a seventh whose `then` property throws when the suite
     /// runs with ``APlusSuite/Options/thenProperties``.
     static func rejected(_ options: APlusSuite.Options) -> [ThenableFactory] {
-        let throwingProperty = ThenableFactory(name: "an object with a throwing `then` accessor") { settlement, _ in
-            ScriptedPropertyThenable { _ in throw settlement.reason }
-        }
-        let tierA = [
+        let customThenables = [
             ThenableFactory(name: "a synchronously-rejected custom thenable") { settlement, _ in
                 ScriptedThenable { _, rejectPromise in rejectPromise(settlement.reason) }
             },
@@ -73,6 +70,16 @@ struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
             ThenableFactory(name: "a thenable that immediately throws in `then`") { settlement, _ in
                 ScriptedThenable { _, _ in throw settlement.reason }
             },
+        ]
+        // In the JS suite's order: the thenable whose `then` property throws comes next.
+        let throwingProperty =
+            options.contains(.thenProperties)
+            ? [
+                ThenableFactory(name: "an object with a throwing `then` accessor") { settlement, _ in
+                    ScriptedPropertyThenable { _ in throw settlement.reason }
+                }
+            ] : []
+        let promises = [
             ThenableFactory(name: "an already-rejected promise") { settlement, _ in
                 P.rejected(settlement.reason)
             },
@@ -80,9 +87,7 @@ struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
                 SuiteBuilder<Adapter>.eventually(context) { $0.reject(settlement.reason) }
             },
         ]
-        // In the JS suite's order: after the thenable that throws from `then`.
-        guard options.contains(.thenProperties) else { return tierA }
-        return Array(tierA[..<4]) + [throwingProperty] + Array(tierA[4...])
+        return customThenables + throwingProperty + promises
     }
 }
 
