@@ -164,10 +164,18 @@ let benchmarkTargets: [Target] = [
         path: "Benchmarks/CompareKit",
         swiftSettings: strictSettings
     ),
+    // Stripped prototypes of two designs' contracts (the floors by experiment,
+    // Reports/performance.md), which `compare` times and the cost counters count beside the designs.
+    .target(
+        name: "FloorPrototypes",
+        dependencies: ["PromiseRuntime"],
+        path: "Benchmarks/FloorPrototypes",
+        swiftSettings: strictSettings
+    ),
     .executableTarget(
         name: "compare",
         dependencies: [
-            "CompareKit", "DesignRegistry", "PromiseRuntime", "SharedPromiseTypes", "APlusSuite",
+            "CompareKit", "DesignRegistry", "FloorPrototypes", "PromiseRuntime", "SharedPromiseTypes", "APlusSuite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -181,7 +189,7 @@ let benchmarkTargets: [Target] = [
     // Each design's basic operations, which the two cost counters below run.
     .target(
         name: "CostOperations",
-        dependencies: ["CompareKit", "DesignRegistry"] + allDesigns,
+        dependencies: ["CompareKit", "DesignRegistry", "FloorPrototypes"] + allDesigns,
         path: "Benchmarks/CostOperations",
         swiftSettings: strictSettings
     ),

@@ -10,13 +10,14 @@ public enum CostOperations {
     /// Every operation, design by design.
     public static let all: [Measurement] =
         GCDOperations.all + FBLOperations.all + AYOperations.all + QXOperations.all + QNOperations.all
+        + FloorOperations.all
 }
 
 /// What one unit of an operation may cost, stated beside the operation so that a design's costs
 /// live in its own file. Change a budget in the commit that moves it, and say why there.
 public struct Budget: Sendable {
     /// Allocations per unit in the debug build `swift test` makes, exactly (`AllocationBudgetTests`);
-    /// `nil` for raw GCD, which the designs are compared with, not budgeted.
+    /// `nil` for raw GCD and the floor prototypes, which the designs are compared with, not budgeted.
     public let allocations: Int?
     /// Bytes requested per pending promise in that debug build, which adds a leak tracker to
     /// every promise and task (`AllocationBudgetTests`, within a few bytes); `nil` when the
@@ -73,6 +74,9 @@ extension Countdown {
         }
     }
 }
+
+/// The error an error link's chain is rejected with.
+struct CostError: Error {}
 
 /// Raw GCD doing what a promise's operation does, for comparison (no budget in the allocation
 /// test, whose subject is the designs).

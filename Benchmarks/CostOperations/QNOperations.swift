@@ -48,6 +48,21 @@ enum QNOperations {
             done.wait()
             stop()
         },
+        // Allocations: as a map link; the failure passes every link without running its block.
+        Measurement(
+            design: "QN", operation: "error link",
+            budget: Budget(allocations: 5, instructions: 8_978)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = QNAsyncManualTask<Int>()
+            var last: QNAsyncTask<Int> = root
+            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+            last.start(on: queue) { _ in done.tick() }
+            root.fail(CostError())
+            done.wait()
+            stop()
+        },
         // Allocations: the continuation, its hop, its callback's wrapper and the source's observer growth.
         Measurement(
             design: "QN", operation: "fan-out observer",

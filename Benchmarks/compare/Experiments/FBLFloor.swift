@@ -1,5 +1,6 @@
 import CompareKit
 import Dispatch
+import FloorPrototypes
 import Foundation
 import PromiseRuntime
 import SharedPromiseTypes
@@ -72,9 +73,6 @@ enum FloorBare: FloorPolicy {
     static var checksValues: Bool { false }
     static var castsEveryValue: Bool { false }
 }
-
-/// The process-wide group of the floor promises (FBL's `dispatchGroup`).
-let floorGroup = DispatchGroup()
 
 /// A minimal promise keeping the contract of its policy.
 final class FloorPromise<Value: Sendable, Policy: FloorPolicy>: Sendable {

@@ -1,0 +1,71 @@
+import CompareKit
+import Dispatch
+import FloorPrototypes
+
+/// The floors by experiment (`FloorPrototypes`), counted as the designs are, so that a design's
+/// distance from the floor of its contract is an exact ratio (Reports/performance.md). Not designs:
+/// no allocation budget, only the instructions, so that a change to a prototype shows.
+enum FloorOperations {
+    static let queue = DispatchQueue(label: "costs.floor")
+
+    static let all: [Measurement] = [
+        // FBL's contract with observers that allocate nothing: the floor of FBL's chain link.
+        Measurement(
+            design: "Floor-nodes", operation: "chain link",
+            budget: Budget(instructions: 4_309)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = NodePromise<Int>()
+            var last = root
+            for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
+            last.then(on: queue) { _ in done.tick() }
+            root.resolve(0)
+            done.wait()
+            stop()
+        },
+        Measurement(
+            design: "Floor-nodes", operation: "error link",
+            budget: Budget(instructions: 4_409)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = NodePromise<Int>()
+            var last = root
+            for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
+            last.catch(on: queue) { _ in done.tick() }
+            root.settle(.failure(CostError()))
+            done.wait()
+            stop()
+        },
+        // QN's contract for a `map` link at its least: the floor of QN's map link.
+        Measurement(
+            design: "Floor-QN", operation: "map link",
+            budget: Budget(instructions: 4_822)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = QNFloorTask()
+            var last = root
+            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+            last.start(on: queue) { _ in done.tick() }
+            root.finish(.succeeded(0))
+            done.wait()
+            stop()
+        },
+        Measurement(
+            design: "Floor-QN", operation: "error link",
+            budget: Budget(instructions: 4_896)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            start()
+            let root = QNFloorTask()
+            var last = root
+            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+            last.start(on: queue) { _ in done.tick() }
+            root.finish(.failed(CostError()))
+            done.wait()
+            stop()
+        },
+    ]
+}
