@@ -26,6 +26,13 @@ struct MemoryTests {
         try await Self.silentThenable(design.adapter)
     }
 
+    @Test(
+        "a promise kept by an object that its own callback captures is freed once the callback has run",
+        arguments: Design.allCases)
+    func callbackFreedOnceRun(design: Design) async throws {
+        try await Self.callbackFreedOnceRun(design.adapter)
+    }
+
     static func settledChainFreed<A: APlusAdapter>(_: A.Type) async throws {
         let links = links
         let weak = Recorder<Weak<AnyObject>>()
@@ -64,5 +71,27 @@ struct MemoryTests {
         #expect(A.currentState(of: deferred!.promise).isPending)
         deferred = nil
         try await eventually("the pending promise to be freed") { weak.object == nil }
+    }
+
+    /// The promise `then` returns is kept by `keeper`, which its own callback captures: a design
+    /// that kept the callback once it had run would hold a cycle (promise, callback, keeper,
+    /// promise) and never free the promise.
+    static func callbackFreedOnceRun<A: APlusAdapter>(_: A.Type) async throws {
+        let weak: Weak<AnyObject>
+        do {
+            let keeper = Recorder<A.PromiseUnderTest>()
+            let head = A.deferred()
+            let chained = A.then(
+                head.promise,
+                onFulfilled: { value in
+                    _ = keeper.all
+                    return value
+                }, onRejected: nil)
+            keeper.record(chained)
+            weak = A.weakReference(to: chained)
+            head.resolve(1)
+            #expect(try await A.settledOutcome(chained) == .fulfilled(1))
+        }
+        try await eventually("the promise its own callback's capture keeps to be freed") { weak.object == nil }
     }
 }

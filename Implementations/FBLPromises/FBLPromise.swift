@@ -36,7 +36,12 @@ public import Synchronization
 ///
 /// Work is eager: a promise made with a work block starts it at once; nothing can pause or cancel
 /// it (that is what the QN design adds).
-public final class FBLPromise<Value: Sendable>: Sendable {
+///
+/// Not `final`: the promise `then` and `chain` return is a subclass that holds its step
+/// (`FBLChainedPromise`). Every member is `final`, so no call goes through the class's table.
+/// `@unchecked Sendable` because a non-final class cannot be checked: its state is `machine`,
+/// which guards itself, and constants.
+public class FBLPromise<Value: Sendable>: @unchecked Sendable {
     /// Called on the settling thread, outside the lock, with the outcome.
     @usableFromInline typealias Observer = @Sendable (Result<Value, any Error>) -> Void
 
@@ -158,7 +163,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// Only the first settle counts: a later `fulfill`, `reject` or `resolve` is ignored.
     /// `value` is not inspected for promises or thenables; use ``resolve(_:on:)-(FBLPromise<Value>,_)`` to adopt one.
     @inlinable
-    public func fulfill(_ value: Value) {
+    public final func fulfill(_ value: Value) {
         if let error = Self.error(in: value) {
             settle(.failure(error))
         } else {
@@ -176,7 +181,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
 
     /// Rejects the promise with `error`. Only the first settle counts.
     @inlinable
-    public func reject(_ error: any Error) {
+    public final func reject(_ error: any Error) {
         settle(.failure(error))
     }
 
@@ -196,7 +201,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     ///   - value: The value, promise or thenable to resolve with.
     ///   - queue: Where an adopted promise is observed and a thenable's `then` is called.
     @inlinable
-    public func resolve(_ value: Value, on queue: DispatchQueue = defaultQueue) {
+    public final func resolve(_ value: Value, on queue: DispatchQueue = defaultQueue) {
         // Most values are of a type found plain before: no cast at all (``fblPlainTypes``).
         if fblPlainTypes.contains(type(of: value)) {
             settle(.success(value))
@@ -218,7 +223,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// that (through the promises it adopted in turn) waits for this one, rejects with
     /// ``PromiseError/cycle``; see `AdoptionCycle` (PromiseRuntime) for what is detected.
     @inlinable
-    public func resolve(_ promise: FBLPromise<Value>, on queue: DispatchQueue = defaultQueue) {
+    public final func resolve(_ promise: FBLPromise<Value>, on queue: DispatchQueue = defaultQueue) {
         guard !AdoptionCycle.wouldClose(adopting: promise, by: ObjectIdentifier(self), next: { $0.followedPromise })
         else {
             reject(PromiseError.cycle)
@@ -232,8 +237,9 @@ public final class FBLPromise<Value: Sendable>: Sendable {
 
     /// The promise this one adopted, while this one is pending.
     @usableFromInline
-    var followedPromise: FBLPromise<Value>? {
-        machine.withLock { $0.following }
+    final var followedPromise: FBLPromise<Value>? {
+        // Only `resolve(_:on:)` records a followed promise, always one of this type.
+        machine.withLock { $0.following }.map { unsafeDowncast($0, to: FBLPromise<Value>.self) }
     }
 
     /// Assimilates a thenable: calls its `then` once, asynchronously on `queue`, and settles with
@@ -241,7 +247,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// again; a value that is not a `Value` rejects with ``PromiseError/typeMismatch(expected:actual:)``.
     /// A `PropertyThenable` whose `then` holds no function fulfils with the thenable itself. An FBL
     /// promise of another value type is observed on `queue` directly.
-    public func resolve(_ thenable: any Thenable, on queue: DispatchQueue = defaultQueue) {
+    public final func resolve(_ thenable: any Thenable, on queue: DispatchQueue = defaultQueue) {
         if let promise = thenable as? FBLPromise<Value> {
             resolve(promise, on: queue)
             return
@@ -267,7 +273,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     }
 
     /// The resolution procedure for a value of unknown type, as a thenable hands it over.
-    func resolve(dynamic value: PromiseValue, on queue: DispatchQueue) {
+    final func resolve(dynamic value: PromiseValue, on queue: DispatchQueue) {
         if let promise = value as? FBLPromise<Value> {
             resolve(promise, on: queue)
         } else if Self.holdsThenables, let typed = value as? Value {
@@ -281,7 +287,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
 
     /// Fulfils with a value of unknown type that is not to be resolved again; a value that is not
     /// a `Value` rejects with ``PromiseError/typeMismatch(expected:actual:)``.
-    func fulfill(dynamic value: PromiseValue) {
+    final func fulfill(dynamic value: PromiseValue) {
         if let typed = value as? Value {
             fulfill(typed)
         } else {
@@ -301,7 +307,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     }
 
     @inlinable
-    func settle(_ result: Result<Value, any Error>) {
+    final func settle(_ result: Result<Value, any Error>) {
         let action = machine.withLock { $0.settle(result) }
         guard case .handOut(var observers, let outcome) = action else { return }
         mayBePending.store(false, ordering: .releasing)
@@ -325,19 +331,19 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     // MARK: - Inspecting
 
     /// Whether the promise has not settled yet.
-    public var isPending: Bool { machine.withLock { $0.isPending } }
+    public final var isPending: Bool { machine.withLock { $0.isPending } }
 
     /// Whether the promise is fulfilled.
-    public var isFulfilled: Bool {
+    public final var isFulfilled: Bool {
         if case .success = result { return true }
         return false
     }
 
     /// Whether the promise is rejected.
-    public var isRejected: Bool { error != nil }
+    public final var isRejected: Bool { error != nil }
 
     /// The rejection error, or `nil` while pending or when fulfilled.
-    public var error: (any Error)? {
+    public final var error: (any Error)? {
         if case .failure(let error) = machine.withLock({ $0.result }) { return error }
         return nil
     }
@@ -346,7 +352,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     ///
     /// A promise of an optional type fulfilled with `nil` is `.success(nil)`, never confused with
     /// a pending promise. To wait for the value, use ``value``: `try await promise.value`.
-    public var result: Result<Value, any Error>? { machine.withLock { $0.result } }
+    public final var result: Result<Value, any Error>? { machine.withLock { $0.result } }
 
     // MARK: - The two primitives
 
@@ -364,7 +370,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     ///   - fulfill: Called with the value if the promise is fulfilled.
     ///   - reject: Called with the error if the promise is rejected.
     @inlinable
-    public func observe(
+    public final func observe(
         on queue: DispatchQueue = defaultQueue,
         fulfill: @escaping @Sendable (Value) -> Void,
         reject: @escaping @Sendable (any Error) -> Void
@@ -394,26 +400,12 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// - Returns: The new promise; it keeps itself alive through this promise's observer until it
     ///   settles.
     @inlinable
-    public func chain<Result: Sendable>(
+    public final func chain<Result: Sendable>(
         on queue: DispatchQueue = defaultQueue,
         chainedFulfill: @escaping @Sendable (Value) throws -> FBLPromise<Result>.Resolution,
         chainedReject: @escaping @Sendable (any Error) throws -> FBLPromise<Result>.Resolution
     ) -> FBLPromise<Result> {
-        let chained = FBLPromise<Result>.pending()
-        // One observer closure per link (not `observe`'s fulfil and reject closures around two
-        // more): every pending link costs one allocation fewer, and a chain link is the hot path.
-        addObserver { outcome in
-            queue.async(group: fblDispatchGroup) {
-                let resolution = Swift.Result {
-                    switch outcome {
-                    case .success(let value): return try chainedFulfill(value)
-                    case .failure(let error): return try chainedReject(error)
-                    }
-                }
-                chained.resolve(with: resolution, on: queue)
-            }
-        }
-        return chained
+        FBLChainedPromise.observing(self, on: queue, step: .chain(fulfill: chainedFulfill, reject: chainedReject))
     }
 
     /// What a chained callback hands to the new promise's resolver.
@@ -428,7 +420,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     }
 
     @inlinable
-    func resolve(with resolution: Result<Resolution, any Error>, on queue: DispatchQueue) {
+    final func resolve(with resolution: Result<Resolution, any Error>, on queue: DispatchQueue) {
         switch resolution {
         case .success(.value(let value)): resolve(value, on: queue)
         case .success(.promise(let promise)): resolve(promise, on: queue)
@@ -440,7 +432,7 @@ public final class FBLPromise<Value: Sendable>: Sendable {
     /// queue hop is wanted: `try await promise.value` and ``awaitPromise(_:)``, which must not depend
     /// on any queue being serviced.
     @inlinable
-    func addObserver(_ observer: @escaping Observer) {
+    final func addObserver(_ observer: @escaping Observer) {
         let action = machine.withLock { $0.register(SettleOnceCallback(observer)) }
         if case .callNow(let result) = action { observer(result) }
     }
