@@ -58,14 +58,19 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
 
     deinit {
         // Work that never ran may hold the next level of a nest: freed in a loop (see `QNOneShot`).
-        guard let unused = work.take() else { return }
+        // Not `work.take()`, which looks up generic metadata when unspecialised (see the
+        // continuation's `takeStep`).
+        guard let unused = work else { return }
+        work = nil
         releaseIteratively(consume unused)
     }
 
     override func main() {
         // The queued block keeps the task alive until the work is done.
         queue.async { [self] in
-            guard let work = self.work.take()?.run, !isCancelled else { return }
+            let stored = self.work
+            self.work = nil
+            guard let work = stored?.run, !isCancelled else { return }
             do {
                 finish(succeeding: try work(self))
             } catch is CancellationError {

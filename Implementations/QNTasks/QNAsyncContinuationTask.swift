@@ -45,6 +45,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// What runs when the source finished: a step given to the public initialiser, or the body
     /// of ``QNAsyncTask/map(on:_:)`` or ``QNAsyncTask/then(on:_:)`` stored as written (no
     /// wrapping closure to allocate).
+    @usableFromInline
     enum Continuation: Sendable {
         case step(Step)
         case map(@Sendable (Input) throws -> Result)
@@ -94,6 +95,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     }
 
     /// Makes a ready continuation of `source` that runs `continuation` (`map` and `then`).
+    @usableFromInline
     init(source: QNAsyncTask<Input>, queue: DispatchQueue, continuation: Continuation) {
         step = continuation
         self.queue = queue
@@ -108,7 +110,11 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         // nested. A link that ran holds neither any more: it costs no loop.
         let (source, holdsStep) = machine.withLock { machine in (self.unstarted.take(), machine.holdsStep) }
         if source != nil { releaseIteratively(consume source) }
-        if holdsStep { releaseIteratively(step.take()) }
+        if holdsStep {
+            let step = self.step
+            self.step = nil
+            releaseIteratively(step)
+        }
     }
 
     override func main() {
@@ -153,12 +159,20 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         // continuation was cancelled.
         guard runs, let continuation = taken else { return }
         switch continuation {
-        case .step(let step): step(outcome.typed(), self)
+        case .step(let step): run(step, with: outcome)
         case .map(let transform):
             continueWith(outcome) { value in self.finish(succeeding: try transform(value)) }
         case .then(let next):
             continueWith(outcome) { value in self.adopt(try next(value)) }
         }
+    }
+
+    /// A step given to the public initialiser, with the typed outcome. Out of line: with the typed
+    /// outcome's type in `sourceFinished`, its metadata was looked up on entry for every `map` link
+    /// too (about 330 instructions, Reports/performance.md).
+    @inline(never)
+    private func run(_ step: Step, with outcome: QNAnyOutcome) {
+        step(outcome.typed(), self)
     }
 
     /// Takes the step if the continuation still holds it: it is taken once, by the source's
@@ -167,7 +181,12 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     private func takeStep(_ machine: inout QNTaskStateMachine) -> Continuation? {
         guard machine.holdsStep else { return nil }
         machine.holdsStep = false
-        return step.take()
+        // Not `step.take()`: this method runs unspecialised, and the generic `take()` looked up
+        // the step's type and its optional's (about 1,000 instructions a link,
+        // Reports/performance.md); a `Continuation` holds only closures, so moving it needs none.
+        let taken = step
+        step = nil
+        return taken
     }
 
     /// `map` and `then`: runs `body` with a value (a throw fails the continuation); a failure

@@ -64,12 +64,17 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     deinit {
         // A start block that never ran may hold the next level of a nest: freed in a loop (see
         // `QNOneShot`).
-        guard let unused = starter.take() else { return }
+        // Not `starter.take()`, which looks up generic metadata when unspecialised (see the
+        // continuation's `takeStep`).
+        guard let unused = starter else { return }
+        starter = nil
         releaseIteratively(consume unused)
     }
 
     override func main() {
-        starter.take()?.run(self)
+        let starter = self.starter
+        self.starter = nil
+        starter?.run(self)
     }
 
     /// Finishes the task with `value`, unless it already finished.

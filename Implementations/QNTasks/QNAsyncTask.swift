@@ -53,7 +53,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     /// the first time it is asked for: most tasks never need one.
     public final var taskID: String { machine.withLock { $0.taskID() } }
 
-    /// Guards the whole state machine: phase, outcome, observers, and the out-of-line rest
+    /// Guards the whole state machine: stage, outcome, observers, and the out-of-line rest
     /// (cancellation handlers, monitors, ID). Not generic (the outcome is stored erased): see
     /// ``QNTaskStateMachine``. Subclasses may keep state beside it that the same lock guards (a
     /// continuation's step): one lock for everything a task does.
@@ -148,8 +148,9 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     }
 
     /// The one place a task starts: the lock computes the action, the work starts after it.
-    final func start(observer: QNTaskObserver?) {
-        let action = machine.withLock { $0.start(observer) }
+    final func start(observer: consuming QNTaskObserver?) {
+        var observer = observer
+        let action = machine.withLock { $0.start(&observer) }
         switch action {
         case .run: main()
         case .stored: break
@@ -213,7 +214,7 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     final func finishErased(_ outcome: QNAnyOutcome) -> Bool {
         let action = machine.withLock { $0.finish(outcome) }
         switch consume action {
-        case .notify(let outcome, var released):
+        case .notify(var released):
             let observers = released.observers.take()
             if !observers.isEmpty { deliver(outcome, to: observers) }
             return true
@@ -229,8 +230,9 @@ public class QNAsyncTask<Result: Sendable>: @unchecked Sendable {
     private func deliver(_ outcome: QNAnyOutcome, to observers: consuming QNTaskStateMachine.Observers) {
         var batch = consume observers
         while true {
-            batch.notifyAll(outcome)
-            guard let next = machine.withLock({ $0.nextObservers() }) else { return }
+            (consume batch).notifyAll(outcome)
+            let next = machine.withLock { $0.nextObservers() }
+            guard !next.isEmpty else { return }
             batch = next
         }
     }

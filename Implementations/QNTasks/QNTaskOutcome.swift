@@ -68,9 +68,24 @@ extension QNTaskOutcome where Result == any Sendable {
 /// `value`, erased to `any Sendable` by a task's core, as the type the task's typed layer erased
 /// it from. Only the layer that erased a value casts it back, so the cast cannot fail; a failure
 /// is a bug in QN, and it traps.
+///
+/// The existential is opened and its type compared, not cast with `as? T`: unspecialised, that
+/// cast looked up `Optional<T>` and ran the runtime's dynamic cast (about 650 instructions a
+/// link, Reports/performance.md).
 func qnUnerased<T: Sendable>(_ value: any Sendable, as type: T.Type = T.self) -> T {
-    guard let typed = value as? T else {
-        preconditionFailure("QN erased a \(Swift.type(of: value)) where a \(T.self) was expected")
+    func unerased<Erased: Sendable>(_ erased: Erased) -> T {
+        if Erased.self == T.self { return unsafeBitCast(erased, to: T.self) }
+        return qnCast(erased)
+    }
+    return unerased(value)
+}
+
+/// A value erased from an existential or optional `T`, or from a subclass of a class `T`, cast
+/// back. Out of line: in `qnUnerased`, the cast looked up `Optional<T>` on every call.
+@inline(never)
+private func qnCast<T: Sendable, Erased: Sendable>(_ erased: Erased) -> T {
+    guard let typed = erased as? T else {
+        preconditionFailure("QN erased a \(Erased.self) where a \(T.self) was expected")
     }
     return typed
 }

@@ -84,10 +84,10 @@ private let qnTaskCounter = Atomic<Int>(0)
 /// the task's hot path (start, finish, deliver, cancel), which runs unspecialised (behind the
 /// overrides of `main()` and `didCancel()`), makes no generic-metadata lookup. Only the typed layer knows `Result`.
 ///
-/// Four fields: the phase (with the outcome once finished), a continuation's `holdsStep` flag (in
-/// the phase's padding), the observers (the first inline), and the rarely used rest out of line
-/// (``QNTaskExtras``): 80 bytes. No weak reference is stored in it: with one, the
-/// machine's type can no longer be copied as plain bytes, and every read of the phase made an
+/// Five fields: the stage and a continuation's `holdsStep` flag (a byte each), the outcome once
+/// finished, the observers (the first inline), and the rarely used rest out of line
+/// (``QNTaskExtras``). No weak reference is stored in it: with one, the
+/// machine's type can no longer be copied as plain bytes, and every read of the state made an
 /// outlined copy through the runtime (a profile of fan-out showed `swift_weakCopyInit` from
 /// `isRunning` and `finish`).
 ///
@@ -99,7 +99,14 @@ struct QNTaskStateMachine {
     typealias Observers = QNObserverList
     typealias CancelHandler = @Sendable () -> Void
 
-    enum Phase {
+    /// Where the task is in its life; the outcome, once there is one, is stored beside it
+    /// (``outcome``), set in the same transition.
+    ///
+    /// One byte, not an enum carrying the outcome: every read of such a phase copied the outcome,
+    /// an existential, through the runtime's value witnesses and destroyed the copy (about 700
+    /// instructions a chain link, Reports/performance.md). The transitions read the stage and
+    /// copy the outcome only to hand it out.
+    enum Stage: UInt8 {
         case ready
         case running
         /// Finished, and the finishing (or cancelling) thread is still calling the observers it
@@ -109,16 +116,12 @@ struct QNTaskStateMachine {
         /// registered before it that the finishing thread has not reached yet, and callbacks
         /// registered one after another would run out of order (Promises/A+ 2.2.6). It is queued
         /// instead, and the finishing thread tells it after the others (``nextObservers()``).
-        case delivering(QNAnyOutcome)
+        case delivering
         /// Finished, every observer told: a later one is told at once by whoever registers it.
-        case finished(QNAnyOutcome)
+        case finished
 
-        var outcome: QNAnyOutcome? {
-            switch self {
-            case .ready, .running: return nil
-            case .delivering(let outcome), .finished(let outcome): return outcome
-            }
-        }
+        /// `delivering` or `finished`: the outcome is set, for good.
+        var hasFinished: Bool { self.rawValue >= Stage.delivering.rawValue }
     }
 
     /// What a transition lets go of, to be used or freed after the lock.
@@ -131,10 +134,12 @@ struct QNTaskStateMachine {
         var isEmpty: Bool { observers.isEmpty && cancelHandlers.isEmpty && monitors.isEmpty }
     }
 
-    private(set) var phase: Phase = .ready
+    /// The outcome: `nil` until the task finishes (``Stage/hasFinished``), then never changed.
+    /// First, so that the two bytes below sit in the padding after it (33 bytes): free.
+    private(set) var outcome: QNAnyOutcome?
+    private(set) var stage = Stage.ready
     /// Whether the continuation still holds its step (until the step runs or the continuation is
     /// cancelled): the continuation's typed step lives beside the machine, guarded by its lock.
-    /// Declared right after the phase, so it sits in the padding after it: free.
     var holdsStep = true
     /// While the task waits for its outcome, its observers; while it delivers, those registered
     /// since the finishing thread last took them.
@@ -189,7 +194,7 @@ struct QNTaskStateMachine {
 
     /// The task this one recorded last (``QNTaskExtras/awaited``), while it has not finished.
     var unfinishedAwaited: (any QNAnyAsyncTask)? {
-        if phase.outcome != nil { return nil }
+        if stage.hasFinished { return nil }
         return extras?.awaited
     }
 
@@ -211,10 +216,11 @@ struct QNTaskStateMachine {
     }
 
     enum FinishAction {
-        /// The task finished now: notify `released.observers`. Cancellation handlers are dropped
-        /// unrun (the task was not cancelled); `released` carries them out of the lock, so
-        /// whatever they capture is freed after it.
-        case notify(QNAnyOutcome, released: Released)
+        /// The task finished now: notify `released.observers` of the outcome the caller gave
+        /// (not carried here: a copy of it cost about 100 instructions a link). Cancellation
+        /// handlers are dropped unrun (the task was not cancelled); `released` carries them out of
+        /// the lock, so whatever they capture is freed after it.
+        case notify(released: Released)
         /// The task had already finished (first outcome wins); nothing to do.
         case ignore
     }
@@ -241,58 +247,68 @@ struct QNTaskStateMachine {
     // MARK: Transitions
 
     var state: QNTaskState {
-        switch phase {
-        case .ready: return .ready
-        case .running: return .running
-        case .delivering(.succeeded), .finished(.succeeded): return .succeeded
-        case .delivering(.failed), .finished(.failed): return .failed
-        case .delivering(.cancelled), .finished(.cancelled): return .cancelled
+        switch (stage, outcome) {
+        case (.ready, _): return .ready
+        case (.running, _): return .running
+        case (_, .succeeded?): return .succeeded
+        case (_, .failed?): return .failed
+        case (_, .cancelled?): return .cancelled
+        case (.delivering, nil), (.finished, nil):
+            preconditionFailure("a finished task without an outcome: both are set in one transition")
         }
     }
 
-    var outcome: QNAnyOutcome? { phase.outcome }
-
-    mutating func start(_ observer: QNTaskObserver?) -> StartAction {
-        switch phase {
+    /// Starts the task; `observer` is moved into the list when stored (a copy would retain what
+    /// it captures, on the slow path for a continuation), and left to the caller to deliver to.
+    mutating func start(_ observer: inout QNTaskObserver?) -> StartAction {
+        switch stage {
         case .ready:
-            phase = .running
-            if let observer { observers.append(observer) }
+            stage = .running
+            if let taken = observer.take() { observers.append(taken) }
             return .run
         case .running, .delivering:
-            if let observer { observers.append(observer) }
+            if let taken = observer.take() { observers.append(taken) }
             return .stored
-        case .finished(let outcome):
-            return .deliver(outcome)
+        case .finished:
+            return .deliver(finishedOutcome)
         }
     }
 
     mutating func observe(_ observer: QNTaskObserver) -> ObserveAction {
-        if case .finished(let outcome) = phase { return .deliver(outcome) }
+        if stage == .finished { return .deliver(finishedOutcome) }
         observers.append(observer)
         return .stored
     }
 
+    /// The outcome of a finished task (``Stage/hasFinished``).
+    private var finishedOutcome: QNAnyOutcome {
+        guard let outcome else { preconditionFailure("a finished task without an outcome: both are set in one transition") }
+        return outcome
+    }
+
     /// Called by the finishing thread after it told the observers it took: those registered
-    /// meanwhile, to tell next, or `nil` if there are none (the task has then delivered its
-    /// outcome to everyone, and later observers are told at once by whoever registers them).
-    mutating func nextObservers() -> Observers? {
+    /// meanwhile, to tell next, or an empty list if there are none (the task has then delivered
+    /// its outcome to everyone, and later observers are told at once by whoever registers them).
+    /// Not an optional list: unspecialised, an optional's type was looked up on every call
+    /// (about 380 instructions a chain link, Reports/performance.md).
+    mutating func nextObservers() -> Observers {
         guard !observers.isEmpty else {
-            // Checked here, where the phase is read anyway: the finishing thread's loop always
+            // Checked here, where the stage is read anyway: the finishing thread's loop always
             // ends with a call that finds no observer (a check on every call cost 1 % per link).
-            switch phase {
-            case .delivering(let outcome): phase = .finished(outcome)
+            switch stage {
+            case .delivering: stage = .finished
             case .finished: break
             case .ready, .running:
                 preconditionFailure(
                     "nextObservers() before the task finished: only the finishing thread hands out observers")
             }
-            return nil
+            return Observers()
         }
         return observers.take()
     }
 
     /// Lets go of everything the unfinished task holds, as it finishes (the caller sets the new
-    /// phase).
+    /// stage and outcome).
     private mutating func releaseAll() -> Released {
         let callbacks = extras?.takeCallbacks()
         return Released(
@@ -305,28 +321,31 @@ struct QNTaskStateMachine {
     /// Succeeds or fails the task. Allowed from `ready` too, so a manual task completed before it
     /// was started keeps its outcome (its work then never runs).
     mutating func finish(_ outcome: QNAnyOutcome) -> FinishAction {
-        if phase.outcome != nil { return .ignore }
+        if stage.hasFinished { return .ignore }
+        // Asked before the list moves out: asked of `released`, it copied the first observer.
+        let hasObservers = !observers.isEmpty
         let released = releaseAll()
         // With no observer to tell, there is nothing a later one could overtake.
-        phase = released.observers.isEmpty ? .finished(outcome) : .delivering(outcome)
-        return .notify(outcome, released: released)
+        stage = hasObservers ? .delivering : .finished
+        self.outcome = outcome
+        return .notify(released: consume released)
     }
 
     mutating func cancel() -> CancelAction {
-        if phase.outcome != nil { return .ignore }
+        if stage.hasFinished { return .ignore }
         let released = releaseAll()
         // Delivering also while the handlers run: they come before every observer, including
         // one registered meanwhile.
         let delivering = !released.observers.isEmpty || !released.cancelHandlers.isEmpty
-        phase = delivering ? .delivering(.cancelled) : .finished(.cancelled)
+        stage = delivering ? .delivering : .finished
+        outcome = .cancelled
         return .cancelled(released: released, delivering: delivering)
     }
 
     mutating func addCancelHandler(_ handler: @escaping CancelHandler) -> AddCancelHandlerAction {
-        switch phase {
-        case .delivering(.cancelled), .finished(.cancelled):
-            return .callNow
+        switch stage {
         case .delivering, .finished:
+            if case .cancelled? = outcome { return .callNow }
             return .dropped
         case .ready, .running:
             let extras = madeExtras()
@@ -344,26 +363,25 @@ struct QNTaskStateMachine {
 
     /// Stores a progress monitor; `false` if the task has finished (no progress will come).
     mutating func addMonitor(_ monitor: QNProgressMonitor) -> Bool {
-        if phase.outcome != nil { return false }
+        if stage.hasFinished { return false }
         madeExtras().monitors.append(monitor)
         return true
     }
 
     /// The monitors to tell about progress: only while running.
     func monitorsForProgress() -> [QNProgressMonitor] {
-        guard case .running = phase else { return [] }
+        guard stage == .running else { return [] }
         return extras?.monitors ?? []
     }
 
     /// Whether the task has started and not finished.
     var isRunning: Bool {
-        if case .running = phase { return true }
-        return false
+        stage == .running
     }
 
     /// Called when the task is freed: whatever a task that never finished still holds.
     mutating func abandon() -> Released? {
-        if phase.outcome != nil { return nil }
+        if stage.hasFinished { return nil }
         let abandoned = releaseAll()
         return abandoned.isEmpty ? nil : abandoned
     }
