@@ -282,7 +282,9 @@ struct QNTaskStateMachine {
 
     /// The outcome of a finished task (``Stage/hasFinished``).
     private var finishedOutcome: QNAnyOutcome {
-        guard let outcome else { preconditionFailure("a finished task without an outcome: both are set in one transition") }
+        guard let outcome else {
+            preconditionFailure("a finished task without an outcome: both are set in one transition")
+        }
         return outcome
     }
 
