@@ -33,32 +33,12 @@ enum FBLOperations {
         Measurement(
             design: "FBL", operation: "chain link",
             budget: Budget(allocations: 3, instructions: 4_601)
-        ) { units, start, stop in
-            let done = Countdown(1)
-            start()
-            let root = FBLPromise<Int>.pending()
-            var last = root
-            for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
-            last.then(on: queue) { _ in done.tick() }
-            root.fulfill(0)
-            done.wait()
-            stop()
-        },
+        ) { units, start, stop in chain(units, start, stop, rejecting: false) },
         // Allocations: as a chain link; the rejection passes every link without running its block.
         Measurement(
             design: "FBL", operation: "error link",
             budget: Budget(allocations: 3, instructions: 4_738)
-        ) { units, start, stop in
-            let done = Countdown(1)
-            start()
-            let root = FBLPromise<Int>.pending()
-            var last = root
-            for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
-            last.catch(on: queue) { _ in done.tick() }
-            root.reject(CostError())
-            done.wait()
-            stop()
-        },
+        ) { units, start, stop in chain(units, start, stop, rejecting: true) },
         // Allocations: the link, its hop, and its observer's slot in the list (the array grows, amortised).
         Measurement(
             design: "FBL", operation: "fan-out observer",
@@ -86,4 +66,18 @@ enum FBLOperations {
             done.wait()
         },
     ]
+
+    /// A chain of `units` links on a pending root that is fulfilled, or rejected (every link then
+    /// passes the rejection on without running its block); the end observed either way.
+    static func chain(_ units: Int, _ start: () -> Void, _ stop: () -> Void, rejecting: Bool) {
+        let done = Countdown(1)
+        start()
+        let root = FBLPromise<Int>.pending()
+        var last = root
+        for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
+        last.then(on: queue) { _ in done.tick() }.catch(on: queue) { _ in done.tick() }
+        if rejecting { root.reject(CostError()) } else { root.fulfill(0) }
+        done.wait()
+        stop()
+    }
 }

@@ -13,59 +13,45 @@ enum FloorOperations {
         Measurement(
             design: "Floor-nodes", operation: "chain link",
             budget: Budget(instructions: 4_309)
-        ) { units, start, stop in
-            let done = Countdown(1)
-            start()
-            let root = NodePromise<Int>()
-            var last = root
-            for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
-            last.then(on: queue) { _ in done.tick() }
-            root.resolve(0)
-            done.wait()
-            stop()
-        },
+        ) { units, start, stop in nodeChain(units, start, stop, rejecting: false) },
         Measurement(
             design: "Floor-nodes", operation: "error link",
             budget: Budget(instructions: 4_409)
-        ) { units, start, stop in
-            let done = Countdown(1)
-            start()
-            let root = NodePromise<Int>()
-            var last = root
-            for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
-            last.catch(on: queue) { _ in done.tick() }
-            root.settle(.failure(CostError()))
-            done.wait()
-            stop()
-        },
+        ) { units, start, stop in nodeChain(units, start, stop, rejecting: true) },
         // QN's contract for a `map` link at its least: the floor of QN's map link.
         Measurement(
             design: "Floor-QN", operation: "map link",
             budget: Budget(instructions: 4_822)
-        ) { units, start, stop in
-            let done = Countdown(1)
-            start()
-            let root = QNFloorTask()
-            var last = root
-            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
-            last.start(on: queue) { _ in done.tick() }
-            root.finish(.succeeded(0))
-            done.wait()
-            stop()
-        },
+        ) { units, start, stop in taskChain(units, start, stop, rejecting: false) },
         Measurement(
             design: "Floor-QN", operation: "error link",
             budget: Budget(instructions: 4_896)
-        ) { units, start, stop in
-            let done = Countdown(1)
-            start()
-            let root = QNFloorTask()
-            var last = root
-            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
-            last.start(on: queue) { _ in done.tick() }
-            root.finish(.failed(CostError()))
-            done.wait()
-            stop()
-        },
+        ) { units, start, stop in taskChain(units, start, stop, rejecting: true) },
     ]
+
+    /// A chain of `units` links on a pending `NodePromise` that is fulfilled or rejected, as FBL's.
+    static func nodeChain(_ units: Int, _ start: () -> Void, _ stop: () -> Void, rejecting: Bool) {
+        let done = Countdown(1)
+        start()
+        let root = NodePromise<Int>()
+        var last = root
+        for _ in 0..<units { last = last.then(on: queue) { $0 + 1 } }
+        last.then(on: queue) { _ in done.tick() }.catch(on: queue) { _ in done.tick() }
+        if rejecting { root.settle(.failure(CostError())) } else { root.resolve(0) }
+        done.wait()
+        stop()
+    }
+
+    /// A chain of `units` maps on a `QNFloorTask` that succeeds or fails, as QN's.
+    static func taskChain(_ units: Int, _ start: () -> Void, _ stop: () -> Void, rejecting: Bool) {
+        let done = Countdown(1)
+        start()
+        let root = QNFloorTask()
+        var last = root
+        for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+        last.start(on: queue) { _ in done.tick() }
+        root.finish(rejecting ? .failed(CostError()) : .succeeded(0))
+        done.wait()
+        stop()
+    }
 }

@@ -38,32 +38,12 @@ enum QNOperations {
         Measurement(
             design: "QN", operation: "map link",
             budget: Budget(allocations: 4, instructions: 5_957)
-        ) { units, start, stop in
-            let done = Countdown(1)
-            start()
-            let root = QNAsyncManualTask<Int>()
-            var last: QNAsyncTask<Int> = root
-            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
-            last.start(on: queue) { _ in done.tick() }
-            root.succeed(0)
-            done.wait()
-            stop()
-        },
+        ) { units, start, stop in chain(units, start, stop, rejecting: false) },
         // Allocations: as a map link; the failure passes every link without running its block.
         Measurement(
             design: "QN", operation: "error link",
             budget: Budget(allocations: 4, instructions: 5_807)
-        ) { units, start, stop in
-            let done = Countdown(1)
-            start()
-            let root = QNAsyncManualTask<Int>()
-            var last: QNAsyncTask<Int> = root
-            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
-            last.start(on: queue) { _ in done.tick() }
-            root.fail(CostError())
-            done.wait()
-            stop()
-        },
+        ) { units, start, stop in chain(units, start, stop, rejecting: true) },
         // Allocations: the continuation, its hop, its callback's wrapper and the source's observer growth.
         Measurement(
             design: "QN", operation: "fan-out observer",
@@ -78,4 +58,18 @@ enum QNOperations {
             stop()
         },
     ]
+
+    /// A chain of `units` maps on a manual task that succeeds, or fails (every link then passes the
+    /// failure on without running its block); the end started with a callback.
+    static func chain(_ units: Int, _ start: () -> Void, _ stop: () -> Void, rejecting: Bool) {
+        let done = Countdown(1)
+        start()
+        let root = QNAsyncManualTask<Int>()
+        var last: QNAsyncTask<Int> = root
+        for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+        last.start(on: queue) { _ in done.tick() }
+        if rejecting { root.fail(CostError()) } else { root.succeed(0) }
+        done.wait()
+        stop()
+    }
 }
