@@ -35,7 +35,7 @@ import PromiseRuntime
 public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: QNAsyncTask<Result>,
     QNSourceStarting, @unchecked Sendable
 {
-    // @unchecked Sendable: adds `step`, `unstarted` and `waited`, guarded by the task's own lock (`machine`,
+    // @unchecked Sendable: adds `step`, `unstarted`, `source` and `adopted`, guarded by the task's own lock (`machine`,
     // with `holdsStep` in the machine), and an immutable `queue` (see QNAsyncTask).
 
     /// The step: called once with the source's outcome, on the continuation's queue; it must
@@ -58,19 +58,25 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     private var step: Continuation?
     /// The source, until the continuation starts: held strongly while nothing else runs it.
     /// Guarded by the task's lock (`machine`), as `step` is: one lock for everything a link does.
-    private var unstarted: (any QNAnyAsyncTask)?
-    /// The task the continuation waits for once started: its source (for as long as it lives; not
-    /// cleared when it finishes: the hot path does not pay for it), then the task its step
-    /// adopted. Weak: a source nobody can finish any more is freed (its observer, this
-    /// continuation, with it), and an adopted task nobody can finish must not keep this one (and
-    /// the chain after it) alive through its observer. Guarded by the task's lock.
     ///
-    /// Two fields, not one enum of the two: reading an enum with a weak payload copies it through
-    /// the runtime (`swift_weakCopyInit`, seen in a profile of the chain's teardown), where the
-    /// strong field is read and taken as plain bytes. And kept out of the machine, whose type a
-    /// weak reference would make one that cannot be copied as plain bytes at all (see
-    /// ``QNTaskStateMachine``).
-    private weak var waited: (any QNAnyAsyncTask)?
+    /// Typed, one word: an existential here took two (Reports/performance.md), and nothing
+    /// on the hot path needs one (the source's methods are final and take their type from it).
+    private var unstarted: QNAsyncTask<Input>?
+    /// The source once the continuation started it, for as long as it lives (not cleared when it
+    /// finishes: the hot path does not pay for it), to cancel it while the continuation waits for
+    /// it. Weak: a source nobody can finish any more is freed (its observer, this continuation,
+    /// with it). Guarded by the task's lock.
+    private weak var source: QNAsyncTask<Input>?
+    /// The task the step adopted (``adopt(_:)``), the one a cancellation reaches from then on.
+    /// Weak: an adopted task nobody can finish must not keep this continuation (and the chain
+    /// after it) alive through its observer. Guarded by the task's lock.
+    ///
+    /// The source and the adopted task in two typed fields, one word each, not one field of
+    /// either: one field would be an existential (two words), and reading an enum with a weak
+    /// payload copies it through the runtime (`swift_weakCopyInit`, seen in a profile of the
+    /// chain's teardown). Both are kept out of the machine, whose type a weak reference would
+    /// make one that cannot be copied as plain bytes at all (see ``QNTaskStateMachine``).
+    private weak var adopted: QNAsyncTask<Result>?
     /// Where the step runs.
     private let queue: DispatchQueue
 
@@ -108,7 +114,17 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         // step that never ran may hold the next tasks: freed here, the chain would be freed
         // recursively. Moved in, so that no binding here frees them at the end of this deinit,
         // nested. A link that ran holds neither any more: it costs no loop.
-        let (source, holdsStep) = machine.withLock { machine in (self.unstarted.take(), machine.holdsStep) }
+        // Not `unstarted.take()`, which looks up generic metadata when unspecialised (see
+        // `takeStep`); and the source leaves the lock in a variable, not as the closure's
+        // result, whose type (generic here) would be looked up on every call.
+        var source: QNAsyncTask<Input>?
+        let holdsStep = machine.withLock { machine in
+            source = self.unstarted
+            self.unstarted = nil
+            return machine.holdsStep
+        }
+        // The variable itself is consumed: a binding (`if let`) would leave it holding the source
+        // until the end of this deinit, and free the chain nested after all.
         if source != nil { releaseIteratively(consume source) }
         if holdsStep {
             let step = self.step
@@ -125,17 +141,22 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 
     /// Starts the source (called by the drain).
     func startSource() {
-        let (source, dropped) = machine.withLock { machine -> ((any QNAnyAsyncTask)?, (any QNAnyAsyncTask)?) in
-            let source = self.unstarted.take()
+        // The source leaves the lock in a variable, not as the closure's result (see `deinit`).
+        var source: QNAsyncTask<Input>?
+        let starts = machine.withLock { machine in
+            // Moved out (not `swap`, which looks up the optional's metadata when unspecialised).
+            source = self.unstarted
+            self.unstarted = nil
             // Checked under the lock the cancellation takes: a cancel that ran before this
             // (deferred start) found nothing to cancel, so the source must not start now.
-            guard let source, machine.isRunning else { return (nil, source) }
-            waited = source
-            return (source, nil)
+            guard machine.isRunning else { return false }
+            self.source = source
+            return true
         }
-        // The source of a continuation cancelled meanwhile is let go here, outside the lock: it
-        // may be its last reference, and freeing it frees what its work captures.
-        withExtendedLifetime(dropped) {}
+        // The source of a continuation cancelled meanwhile is let go at the end of this method,
+        // outside the lock: it may be its last reference, and freeing it frees what its work
+        // captures.
+        guard starts else { return }
         source?.start(observer: QNTaskObserver(queue: queue) { outcome in self.sourceFinished(outcome) })
     }
 
@@ -143,7 +164,11 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// for as long as it lives, finished or not), then the task its step adopted. A finished
     /// source waits for nothing, so the cycle check's walk ends there.
     override var unrecordedAwaited: (any QNAnyAsyncTask)? {
-        machine.withLock { machine in machine.outcome == nil ? self.unstarted ?? self.waited : nil }
+        machine.withLock { machine -> (any QNAnyAsyncTask)? in
+            guard machine.outcome == nil else { return nil }
+            if let adopted = self.adopted { return adopted }
+            return self.unstarted ?? self.source
+        }
     }
 
     /// Runs on `queue` when the source finished, with its outcome erased (the source's core
@@ -208,13 +233,19 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// a task adopted before the step ran) and drops the step.
     override func didCancel() {
         var step: Continuation?
-        let (started, adoptedBeforeStep) = machine.withLock { machine in
+        var source: QNAsyncTask<Input>?
+        var adopted: QNAsyncTask<Result>?
+        let adoptedBeforeStep = machine.withLock { machine in
             step = takeStep(&machine)
             // An unstarted source stays: it is freed with the continuation (`deinit`), or by
-            // `startSource`, which finds the continuation cancelled and lets it go.
-            return (self.waited, machine.adoptedBeforeStep)
+            // `startSource`, which finds the continuation cancelled and lets it go. The typed
+            // tasks leave the lock in variables (see `deinit`).
+            source = self.source
+            adopted = self.adopted
+            return machine.adoptedBeforeStep
         }
-        started?.cancel()
+        // The adopted task once there is one; the source has finished by then (the step ran).
+        if let adopted { adopted.cancel() } else { source?.cancel() }
         adoptedBeforeStep?.cancel()
         withExtendedLifetime(step) {}  // freed here, outside the lock
     }
@@ -266,9 +297,9 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
                 machine.recordAdoptionBeforeStep(task)
             } else {
                 // From the step: replaces the source, which has finished (the step runs after
-                // it did). No allocation, no recording: the cycle check follows `waited`, unless
+                // it did). No allocation, no recording: the cycle check follows `adopted`, unless
                 // something was recorded (an adoption before the step), which it must replace.
-                waited = task
+                adopted = task
                 machine.replaceRecordedAwaited(with: task)
             }
             return false
