@@ -27,6 +27,16 @@ enum FloorOperations {
             design: "Floor-QN", operation: "error link",
             budget: Budget(instructions: 4_896)
         ) { units, start, stop in taskChain(units, start, stop, rejecting: true) },
+        // The same floor storing what QN's contract keeps (its memory is QN's): what that storage
+        // costs in instructions.
+        Measurement(
+            design: "Floor-QN+contract", operation: "map link",
+            budget: Budget(instructions: 5_643)
+        ) { units, start, stop in contractTaskChain(units, start, stop, rejecting: false) },
+        Measurement(
+            design: "Floor-QN+contract", operation: "error link",
+            budget: Budget(instructions: 5_400)
+        ) { units, start, stop in contractTaskChain(units, start, stop, rejecting: true) },
     ]
 
     /// A chain of `units` links on a pending `NodePromise` that is fulfilled or rejected, as FBL's.
@@ -50,6 +60,19 @@ enum FloorOperations {
         var last = root
         for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
         last.start(on: queue) { _ in done.tick() }
+        root.finish(rejecting ? .failed(CostError()) : .succeeded(0))
+        done.wait()
+        stop()
+    }
+
+    /// A chain of `units` maps on a `QNContractFloorManual` that succeeds or fails, as QN's.
+    static func contractTaskChain(_ units: Int, _ start: () -> Void, _ stop: () -> Void, rejecting: Bool) {
+        let done = Countdown(1)
+        start()
+        let root = QNContractFloorManual()
+        var last: QNContractFloorTask = root
+        for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+        last.start(on: queue) { (_: Result<Int, any Error>?) in done.tick() }
         root.finish(rejecting ? .failed(CostError()) : .succeeded(0))
         done.wait()
         stop()

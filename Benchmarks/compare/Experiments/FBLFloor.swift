@@ -416,4 +416,5 @@ let experimentalContenders: [any Contender] = [
         summary: "experiment: the floor whose then-promise refers back to its source weakly, as a QN link does"
     ),
     QNFloorContender(),
+    QNContractFloorContender(),
 ]
