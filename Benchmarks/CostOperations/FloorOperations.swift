@@ -21,11 +21,11 @@ enum FloorOperations {
         // QN's contract for a `map` link at its least: the floor of QN's map link.
         Measurement(
             design: "Floor-QN", operation: "map link",
-            budget: Budget(instructions: 4_822)
+            budget: Budget(instructions: 4_873)
         ) { units, start, stop in taskChain(units, start, stop, rejecting: false) },
         Measurement(
             design: "Floor-QN", operation: "error link",
-            budget: Budget(instructions: 4_896)
+            budget: Budget(instructions: 4_946)
         ) { units, start, stop in taskChain(units, start, stop, rejecting: true) },
         // The same floor storing what QN's contract keeps (its memory is QN's): what that storage
         // costs in instructions.
