@@ -415,6 +415,6 @@ let experimentalContenders: [any Contender] = [
         .weakSource, name: "Floor+weak",
         summary: "experiment: the floor whose then-promise refers back to its source weakly, as a QN link does"
     ),
-    QNFloorContender(),
-    QNContractFloorContender(),
+    QNFloorContender<QNFloorTaskModel>(),
+    QNFloorContender<QNContractFloorModel>(),
 ]

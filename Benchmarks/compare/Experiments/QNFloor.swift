@@ -2,20 +2,98 @@ import CompareKit
 import Dispatch
 import FloorPrototypes
 
-// QN's floor prototype (FloorPrototypes/QNFloorTask.swift) as a `compare` column.
+// QN's floor prototypes (FloorPrototypes/QNFloorTask.swift and QNContractFloorTask.swift) as
+// `compare` columns: one contender, written once, over what each prototype's API needs.
 
-/// The QN floor as a `compare` column (experimental: run only when named with `--design`).
-struct QNFloorContender: Contender {
-    let info = ContenderInfo(
-        name: "Floor-QN", kind: .baseline,
-        summary:
-            "experiment: QN's contract for a map link at its least (lazy start, three outcomes, cancellation back along a weak link, async callbacks)"
+/// A QN floor prototype as the column sees it: a manual root, `map` links, a start that reports
+/// the outcome, and a finish.
+protocol QNFloorModel {
+    associatedtype Task: AnyObject
+    associatedtype Root: AnyObject
+
+    static var name: String { get }
+    static var summary: String { get }
+
+    static func makeRoot() -> Root
+    static func task(_ root: Root) -> Task
+    static func map(_ task: Task, on queue: DispatchQueue, _ transform: @escaping @Sendable (Int) -> Int) -> Task
+    /// Starts `task` and ticks `done` with its value, the code of the `ChainError` it failed with,
+    /// or -1; ``start(_:on:into:)`` puts the same into `result`. Written per prototype, not as a
+    /// closure of the generic column: that closure would capture the model's metadata and
+    /// allocate a context, which the memory measured would count.
+    static func start(_ task: Task, on queue: DispatchQueue, ticking done: Countdown)
+    static func start(_ task: Task, on queue: DispatchQueue, into result: Handoff<Int>)
+    /// Succeeds with `value`, or fails with `error`.
+    static func finish(_ root: Root, value: Int, error: (any Error)?)
+}
+
+/// `Floor-QN`: QN's contract for a map link at its least.
+enum QNFloorTaskModel: QNFloorModel {
+    static let name = "Floor-QN"
+    static let summary =
+        "experiment: QN's contract for a map link at its least (lazy start, three outcomes, cancellation back along a weak link, async callbacks)"
+
+    static func makeRoot() -> QNFloorTask { QNFloorTask() }
+    static func task(_ root: QNFloorTask) -> QNFloorTask { root }
+    static func map(
+        _ task: QNFloorTask, on queue: DispatchQueue, _ transform: @escaping @Sendable (Int) -> Int
     )
+        -> QNFloorTask
+    { task.map(on: queue, transform) }
+    static func start(_ task: QNFloorTask, on queue: DispatchQueue, ticking done: Countdown) {
+        task.start(on: queue) { done.tick(report($0)) }
+    }
+    static func start(_ task: QNFloorTask, on queue: DispatchQueue, into result: Handoff<Int>) {
+        task.start(on: queue) { result.put(report($0)) }
+    }
+    private static func report(_ outcome: QNFloorOutcome) -> Int {
+        switch outcome {
+        case .succeeded(let value): value
+        case .failed(let error): (error as? ChainError)?.code ?? -1
+        case .cancelled: -1
+        }
+    }
+    static func finish(_ root: QNFloorTask, value: Int, error: (any Error)?) {
+        root.finish(error.map { .failed($0) } ?? .succeeded(value))
+    }
+}
+
+/// `Floor-QN+contract`: the same link storing what QN's contract keeps (its memory is QN's).
+enum QNContractFloorModel: QNFloorModel {
+    static let name = "Floor-QN+contract"
+    static let summary =
+        "experiment: Floor-QN storing what QN's contract keeps (erased outcome, out-of-line state, observer queues, start block, then-adoption)"
+
+    static func makeRoot() -> QNContractFloorManual { QNContractFloorManual() }
+    static func task(_ root: QNContractFloorManual) -> QNContractFloorTask { root }
+    static func map(
+        _ task: QNContractFloorTask, on queue: DispatchQueue, _ transform: @escaping @Sendable (Int) -> Int
+    ) -> QNContractFloorTask { task.map(on: queue, transform) }
+    // The typed callback, as QN's: the prototype's wrapper casts the erased value back.
+    static func start(_ task: QNContractFloorTask, on queue: DispatchQueue, ticking done: Countdown) {
+        task.start(on: queue) { (outcome: Result<Int, any Error>?) in done.tick(report(outcome)) }
+    }
+    static func start(_ task: QNContractFloorTask, on queue: DispatchQueue, into result: Handoff<Int>) {
+        task.start(on: queue) { (outcome: Result<Int, any Error>?) in result.put(report(outcome)) }
+    }
+    private static func report(_ outcome: Result<Int, any Error>?) -> Int {
+        switch outcome {
+        case .success(let value): value
+        case .failure(let error): (error as? ChainError)?.code ?? -1
+        case nil: -1
+        }
+    }
+    static func finish(_ root: QNContractFloorManual, value: Int, error: (any Error)?) {
+        root.finish(error.map { .failed($0) } ?? .succeeded(value))
+    }
+}
+
+/// A QN floor as a `compare` column (experimental: run only when named with `--design`).
+struct QNFloorContender<Model: QNFloorModel>: Contender {
+    let info = ContenderInfo(name: Model.name, kind: .baseline, summary: Model.summary)
 
     private let serial = DispatchQueue(label: "compare.qnfloor.serial")
     private let concurrentQueue = DispatchQueue(label: "compare.qnfloor.concurrent", attributes: .concurrent)
-
-    typealias Task = QNFloorTask
 
     var scenarios: [Scenario: ScenarioRun] {
         [
@@ -28,69 +106,60 @@ struct QNFloorContender: Contender {
 
     private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
-        let pendings = (0..<inputs.size).map { _ in Task() }
-        for pending in pendings {
-            pending.map(on: concurrentQueue) { $0 * 2 }.start(on: concurrentQueue) { done.tick(Self.value($0)) }
+        let roots = (0..<inputs.size).map { _ in Model.makeRoot() }
+        for root in roots {
+            let next = Model.map(Model.task(root), on: concurrentQueue) { $0 * 2 }
+            Model.start(next, on: concurrentQueue, ticking: done)
         }
         clock.markBuilt()
-        for (index, pending) in pendings.enumerated() { pending.finish(.succeeded(index)) }
-        return try done.sum("QN floor concurrent")
+        for (index, root) in roots.enumerated() { Model.finish(root, value: index, error: nil) }
+        return try done.sum("\(Model.name) concurrent")
     }
 
     private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
-        let root = Task()
-        for _ in 0..<inputs.size { root.map(on: serial) { $0 }.start(on: serial) { done.tick(Self.value($0)) } }
+        let root = Model.makeRoot()
+        for _ in 0..<inputs.size {
+            Model.start(Model.map(Model.task(root), on: serial) { $0 }, on: serial, ticking: done)
+        }
         clock.markBuilt()
-        root.finish(.succeeded(1))
-        return try done.sum("QN floor fan-out")
+        Model.finish(root, value: 1, error: nil)
+        return try done.sum("\(Model.name) fan-out")
     }
 
     private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
-        let serial = self.serial
-        let root = Task()
-        var chain: Task = root
-        for _ in 0..<inputs.size { chain = chain.map(on: serial) { $0 + 1 } }
+        let root = Model.makeRoot()
+        var chain = Model.task(root)
+        for _ in 0..<inputs.size { chain = Model.map(chain, on: serial) { $0 + 1 } }
         let result = Handoff<Int>()
-        chain.start(on: serial) { outcome in
-            switch outcome {
-            case .succeeded(let value): result.put(value)
-            case .failed(let error): result.put((error as? ChainError)?.code ?? -1)
-            case .cancelled: result.put(-1)
-            }
-        }
+        Model.start(chain, on: serial, into: result)
         clock.markBuilt()
-        root.finish(rejecting ? .failed(ChainError(code: Scenario.errorCode)) : .succeeded(0))
-        return try result.take("QN floor chain")
+        Model.finish(root, value: 0, error: rejecting ? ChainError(code: Scenario.errorCode) : nil)
+        return try result.take("\(Model.name) chain")
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
         let done = Countdown(count)
         let serial = self.serial
-        var pendings: [Task] = []
-        var maps: [QNFloorMap] = []
-        pendings.reserveCapacity(count)
+        var roots: [Model.Root] = []
+        var maps: [Model.Task] = []
+        roots.reserveCapacity(count)
         maps.reserveCapacity(count)
         meter.measure {
             for _ in 0..<count {
-                let pending = Task()
-                let next = pending.map(on: serial) { $0 }
-                next.start(on: serial) { done.tick(Self.value($0)) }
-                pendings.append(pending)
+                let root = Model.makeRoot()
+                let next = Model.map(Model.task(root), on: serial) { $0 }
+                Model.start(next, on: serial, ticking: done)
+                roots.append(root)
                 maps.append(next)
             }
             serial.sync {}
         }
-        return { [pendings, maps] in
+        return { [roots, maps] in
             withExtendedLifetime(maps) {
-                for pending in pendings { pending.finish(.succeeded(1)) }
+                for root in roots { Model.finish(root, value: 1, error: nil) }
             }
-            _ = try done.sum("QN floor pending")
+            _ = try done.sum("\(Model.name) pending")
         }
-    }
-
-    private static func value(_ outcome: QNFloorOutcome) -> Int {
-        if case .succeeded(let value) = outcome { return value }
-        return -1
     }
 }
