@@ -155,7 +155,8 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         }
         // The source of a continuation cancelled meanwhile is let go at the end of this method,
         // outside the lock: it may be its last reference, and freeing it frees what its work
-        // captures.
+        // captures. Used through the optional, not bound: a binding retained it once more, and the
+        // source's reference counting is on the slow path (it has a side table).
         guard starts else { return }
         source?.start(observer: QNTaskObserver(queue: queue) { outcome in self.sourceFinished(outcome) })
     }
