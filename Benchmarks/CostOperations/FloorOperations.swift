@@ -31,11 +31,11 @@ enum FloorOperations {
         // costs in instructions.
         Measurement(
             design: "Floor-QN+contract", operation: "map link",
-            budget: Budget(instructions: 5_643)
+            budget: Budget(instructions: 5_475)
         ) { units, start, stop in contractTaskChain(units, start, stop, rejecting: false) },
         Measurement(
             design: "Floor-QN+contract", operation: "error link",
-            budget: Budget(instructions: 5_400)
+            budget: Budget(instructions: 5_237)
         ) { units, start, stop in contractTaskChain(units, start, stop, rejecting: true) },
     ]
 

@@ -200,25 +200,36 @@ public final class QNContractFloorLink: QNContractFloorTask, QNFloorStarting, @u
     }
 
     func startSource() {
-        let source: QNContractFloorTask? = state.withLock { state in
-            let source = unstarted
+        var taken: QNContractFloorTask?
+        let starts = state.withLock { state in
+            taken = unstarted
             unstarted = nil
-            guard state.stage == .running else { return nil }
-            self.source = source
-            return source
+            guard state.stage == .running else { return false }
+            source = taken
+            return true
         }
-        source?.start(Observer(queue: queue) { outcome in self.sourceFinished(outcome) })
+        // The source of a link cancelled meanwhile is freed here, outside the lock, as QN's.
+        guard starts else { return }
+        taken?.start(Observer(queue: queue) { outcome in self.sourceFinished(outcome) })
+    }
+
+    /// Takes the step if the link still holds it: once, by the source's outcome or by a
+    /// cancellation. Call it under the lock; free what it returns outside.
+    private func takeStep(_ state: inout State) -> Step? {
+        guard state.holdsStep else { return nil }
+        state.holdsStep = false
+        defer { step = nil }
+        return step
     }
 
     private func sourceFinished(_ outcome: QNContractFloorOutcome) {
         // A cancelled link does not run its step.
-        let taken: Step? = state.withLock { state in
-            guard state.holdsStep, state.stage == .running else { return nil }
-            state.holdsStep = false
-            defer { step = nil }
-            return step
+        var taken: Step?
+        let runs = state.withLock { state in
+            taken = takeStep(&state)
+            return state.stage == .running
         }
-        guard let taken else { return }
+        guard runs, let taken else { return }
         switch outcome {
         case .succeeded(let erased):
             let value = erased as? Int ?? 0
@@ -239,11 +250,7 @@ public final class QNContractFloorLink: QNContractFloorTask, QNFloorStarting, @u
     override func didCancel() {
         var dropped: Step?
         let (source, adopted) = state.withLock { state in
-            if state.holdsStep {
-                state.holdsStep = false
-                dropped = step
-                step = nil
-            }
+            dropped = takeStep(&state)
             return (self.source, self.adopted)
         }
         if let adopted { adopted.cancel() } else { source?.cancel() }
