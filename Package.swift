@@ -11,8 +11,8 @@
 // Adding a design: add its module name to `designModules` below; the README's checklist has the
 // other steps, and `ChecklistTests` fails until each one is done.
 //
-// Only the benchmark tool depends on packages (argument parsing, SwiftNIO and OpenCombine as peers,
-// an allocation counter); the implementation modules depend on the toolchain alone.
+// Only the benchmark tools depend on packages (argument parsing, and SwiftNIO and OpenCombine as
+// peers); the implementation modules depend on the toolchain alone.
 import PackageDescription
 
 /// Every target is compiled in the Swift 6 language mode (complete strict concurrency).
@@ -164,6 +164,12 @@ let benchmarkTargets: [Target] = [
         path: "Benchmarks/CompareKit",
         swiftSettings: strictSettings
     ),
+    // Counts heap allocations for the two tools below that need it, by replacing the C allocator's
+    // entry points in their process (glibc only; elsewhere it counts nothing and says so).
+    .target(
+        name: "AllocationCounting",
+        path: "Benchmarks/AllocationCounting"
+    ),
     // Stripped prototypes of two designs' contracts (the floors by experiment,
     // Reports/performance.md), which `compare` times and the cost counters count beside the designs.
     .target(
@@ -181,7 +187,7 @@ let benchmarkTargets: [Target] = [
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            "AllocationCounting",
         ] + allDesigns,
         path: "Benchmarks/compare",
         swiftSettings: strictSettings
@@ -194,18 +200,17 @@ let benchmarkTargets: [Target] = [
         swiftSettings: strictSettings
     ),
     // Exact allocation counts per operation of each design, for `AllocationBudgetTests`; its own
-    // process, since the malloc interposer replaces `malloc` for everything in it.
+    // process, since its counter replaces `malloc` for everything in it.
     .executableTarget(
         name: "AllocationCounter",
         dependencies: [
-            "CostOperations",
-            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            "AllocationCounting", "CostOperations",
         ],
         path: "Benchmarks/AllocationCounter",
         swiftSettings: strictSettings
     ),
     // Instructions per operation of each design under valgrind's callgrind, checked against
-    // budgets in CI (`swift run -c release InstructionCounter`); no interposer, so malloc is the
+    // budgets in CI (`swift run -c release InstructionCounter`); no counter, so malloc is the
     // C library's.
     .executableTarget(
         name: "InstructionCounter",
@@ -238,7 +243,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // `swift package generate-documentation` (the modules' DocC catalogs); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),

@@ -1,6 +1,6 @@
+import AllocationCounting
 import CostOperations
 import Foundation
-import MallocInterposerSwift
 
 /// Counts the heap allocations of each design's basic operations, exactly, and the bytes they
 /// request, and prints them as JSON lines:
@@ -12,13 +12,24 @@ import MallocInterposerSwift
 /// difference is divided by the difference of the sizes, so one-time costs (a queue's first
 /// block, a thread's first dispatch, the caches of the Swift runtime) cancel out.
 ///
-/// It is its own executable because counting needs ordo-one's malloc-interposer, which replaces
-/// `malloc` for the whole process: linked into the test bundle it would count every test running
-/// in parallel, and clash with the sanitizers' allocators.
+/// It is its own executable because counting (the `AllocationCounting` target) replaces `malloc`
+/// for the whole process: linked into the test bundle it would count every test running in
+/// parallel, and clash with the sanitizers' allocators.
+///
+/// `AllocationCounter --thread-exit-check` checks the counter itself instead: threads that exit
+/// while counting is on, and free memory in a thread-exit destructor, must leave the heap intact
+/// (``ThreadExitCheck``).
 @main
 enum AllocationCounter {
     static func main() {
-        MallocInterposerSwift.initialize()
+        guard allocation_counting_is_available() else {
+            FileHandle.standardError.write(
+                Data("AllocationCounter: this platform's allocator cannot be counted\n".utf8))
+            exit(2)
+        }
+        if CommandLine.arguments.dropFirst().first == "--thread-exit-check" {
+            exit(ThreadExitCheck.run() ? 0 : 1)
+        }
         // Those with an allocation budget: the designs' (raw GCD and the floor prototypes are compared
         // with, not budgeted).
         for measurement in CostOperations.all where measurement.budget.allocations != nil {
@@ -64,14 +75,10 @@ enum AllocationCounter {
         var total = (allocations: 0, bytes: 0)
         run(
             units,
+            { allocation_counting_start() },
             {
-                MallocInterposerSwift.reset()
-                MallocInterposerSwift.hook()
-            },
-            {
-                MallocInterposerSwift.unhook()
-                let statistics = MallocInterposerSwift.getStatistics()
-                total = (statistics.mallocCount, statistics.mallocBytesCount)
+                let counts = allocation_counting_stop()
+                total = (Int(counts.allocations), Int(counts.requestedBytes))
             }
         )
         return total

@@ -355,10 +355,12 @@ public enum MarkdownReport {
         repetitions of one process would hide. Designs whose intervals overlap rank equal.
         - Memory per pending promise: the median over the process runs.
         - Two-phase scenarios (the chain) time building and firing separately; the median column is their sum.
-        - Allocations: counted by interposing `malloc` (ordo-one's malloc-interposer) during one extra, \
-        untimed run per cell; bytes retained per pending promise: allocated minus freed bytes while \
-        10,000 pending promises with one `then` each are held. The interposer stays linked during \
-        timing (a flag check and a 16-byte header per allocation), the same for every contender.
+        - Allocations: counted by replacing `malloc` and `free` in the tool's process (its \
+        `AllocationCounting` target, forwarding to glibc) during one extra, untimed run per cell; bytes \
+        per pending promise: the heap bytes allocated minus those freed (the allocator's usable sizes, \
+        so each block is rounded up to its size class) while 10,000 pending promises with one `then` \
+        each are held. The replacement stays linked during timing (one relaxed load per call), the \
+        same for every contender.
         - Peak RSS: `getrusage`'s `ru_maxrss` at the end of the run.
         - The main queue is serviced (`dispatchMain`) while the benchmark runs on a separate thread, \
         so designs whose defaults use the main queue behave as in an app; scenarios name their queues.

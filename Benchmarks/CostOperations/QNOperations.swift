@@ -13,7 +13,7 @@ enum QNOperations {
         // reference and the typed callback's wrapper.
         Measurement(
             design: "QN", operation: "pending task with one map",
-            budget: Budget(allocations: 4, pendingBytes: 472, instructions: 10_522)
+            budget: Budget(allocations: 4, pendingBytes: 464, instructions: 10_522)
         ) { units, start, stop in
             let done = Countdown(units)
             var roots: [QNAsyncManualTask<Int>] = []

@@ -49,6 +49,7 @@ final class Harness {
     /// Bytes retained and allocations per pending promise with one `then`, per contender.
     func measureMemory() throws -> [MemoryResult] {
         let count = plan.quick ? 1_000 : 10_000
+        guard AllocationMeter.isAvailable else { return [] }
         return try plan.contenders.map { contender in
             report("memory: \(contender.info.name), \(Format.count(count)) pending promises with one then")
             let meter = AllocationMeter()
@@ -88,7 +89,9 @@ final class Harness {
             for _ in 0..<plan.warmups {
                 try meter.measure { _ = try runOnce(contender, run, scenario, inputs, repeats: repeats) }
             }
-            allocations[contender.info.name] = Double(meter.allocations) / Double(units * plan.warmups)
+            if AllocationMeter.isAvailable {
+                allocations[contender.info.name] = Double(meter.allocations) / Double(units * plan.warmups)
+            }
         }
         var samples: [String: [Sample]] = [:]
         // Each repetition runs the contenders in another order (seeded, so a run is repeatable):

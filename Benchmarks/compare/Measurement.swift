@@ -1,29 +1,30 @@
+import AllocationCounting
 import CompareKit
 import Foundation
-import MallocInterposerSwift
 
-/// Counts heap allocations made while a body runs, on every thread, through ordo-one's
-/// malloc-interposer (linked into the tool, so its `malloc` and `free` replace the C library's).
+/// Counts heap allocations made while a body runs, on every thread, through the
+/// `AllocationCounting` target linked into the tool (its `malloc` and `free` replace the C
+/// library's for the whole process and forward to it).
 ///
-/// Counting is switched on only inside ``measure(_:)``; the rest of the time the interposer costs
-/// a flag check and a 16-byte header per allocation, the same for every contender.
+/// Counting is switched on only inside ``measure(_:)``; the rest of the time the replacement costs
+/// one relaxed load per call, the same for every contender.
 final class AllocationMeter {
     private(set) var allocations = 0
     private(set) var bytesAllocated = 0
     private(set) var bytesFreed = 0
 
-    init() { MallocInterposerSwift.initialize() }
+    /// Whether this platform's allocator is counted (glibc); elsewhere the report leaves
+    /// allocations and memory out.
+    static var isAvailable: Bool { allocation_counting_is_available() }
 
     /// Runs `body` with counting on and adds what it allocated and freed to the totals.
     func measure(_ body: () throws -> Void) rethrows {
-        MallocInterposerSwift.reset()
-        MallocInterposerSwift.hook()
+        allocation_counting_start()
         defer {
-            MallocInterposerSwift.unhook()
-            let statistics = MallocInterposerSwift.getStatistics()
-            allocations += statistics.mallocCount
-            bytesAllocated += statistics.mallocBytesCount
-            bytesFreed += statistics.freeBytesCount
+            let counts = allocation_counting_stop()
+            allocations += Int(counts.allocations)
+            bytesAllocated += Int(counts.allocatedBytes)
+            bytesFreed += Int(counts.freedBytes)
         }
         try body()
     }

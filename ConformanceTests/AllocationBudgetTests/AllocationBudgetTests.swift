@@ -7,8 +7,8 @@ import Testing
 /// extra allocation on a hot path fails CI, deterministically, where a timing goal could not.
 ///
 /// The counts come from the `AllocationCounter` tool (Benchmarks/AllocationCounter), which
-/// `swift build` and `swift test` build beside this test bundle and which counts with ordo-one's
-/// malloc-interposer in a process of its own. They are debug-build counts, as `swift test`
+/// `swift build` and `swift test` build beside this test bundle and which counts with the
+/// `AllocationCounting` target in a process of its own. They are debug-build counts, as `swift test`
 /// builds; `compare`'s release figures are in Reports/benchmarks.md (see
 /// Reports/performance.md for where they differ).
 @Suite("Allocation budgets")
@@ -48,8 +48,18 @@ struct AllocationBudgetTests {
         var key: String { "\(design) \(operation)" }
     }
 
+    /// Whether the counter counts here: it replaces glibc's allocator, and nothing elsewhere.
+    static let countable: Bool = {
+        #if canImport(Glibc)
+            return true
+        #else
+            return false
+        #endif
+    }()
+
     @Test(
         "every operation allocates exactly its budget; a pending promise holds its bytes",
+        .enabled(if: countable, "the counter replaces glibc's allocator only"),
         .disabled(if: Sanitizer.isActive, "the sanitizers replace malloc themselves; the plain run checks the budgets"))
     func budgets() async throws {
         let counts = try await offPool("AllocationCounter", timeout: longTimeout(.seconds(120))) {
@@ -71,8 +81,30 @@ struct AllocationBudgetTests {
         }
     }
 
+    /// The counter's own safety: threads that exit while it counts, and free memory in a late
+    /// thread-exit destructor, leave the heap intact. The counter used before (malloc-interposer
+    /// 1.6.1) failed this within a few rounds, and it crashed `compare` the same way.
+    @Test(
+        "threads that exit while allocations are counted leave the heap intact",
+        .enabled(if: countable, "the counter replaces glibc's allocator only"),
+        .disabled(if: Sanitizer.isActive, "the sanitizers replace malloc themselves; the plain run checks the counter"))
+    func threadExit() async throws {
+        let data = try await offPool("AllocationCounter --thread-exit-check", timeout: longTimeout(.seconds(120))) {
+            try Self.runCounter(["--thread-exit-check"])
+        }
+        let output = String(decoding: data, as: UTF8.self)
+        #expect(output.contains(" 0 damaged words"), "\(output)")
+    }
+
     /// Runs the tool that `swift build` put next to this test bundle and decodes its lines.
     static func runCounter() throws -> [Count] {
+        try String(decoding: runCounter([]), as: UTF8.self)
+            .split(separator: "\n")
+            .map { try JSONDecoder().decode(Count.self, from: Data($0.utf8)) }
+    }
+
+    /// Runs the tool with `arguments`; its standard output, or an error if it failed.
+    static func runCounter(_ arguments: [String]) throws -> Data {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let tool = bundle.appendingPathComponent("AllocationCounter")
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
@@ -80,15 +112,14 @@ struct AllocationBudgetTests {
         }
         let process = Process()
         process.executableURL = tool
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CounterFailed(status: process.terminationStatus) }
-        return try String(decoding: data, as: UTF8.self)
-            .split(separator: "\n")
-            .map { try JSONDecoder().decode(Count.self, from: Data($0.utf8)) }
+        return data
     }
 
     struct CounterMissing: Error, CustomStringConvertible {

@@ -21,9 +21,14 @@ import OpenCombineDispatch
 /// (the promises' `all` observes each input on its queue); and a pending `Future` is kept with its
 /// `promise` closure captured in a box, one of its allocations.
 ///
+/// The workflows' service calls settle their `Future`s on the serial queue (``call(_:)``), and the
+/// workflows are subscribed there, so OpenCombine's objects are only touched from one queue.
+///
 /// Combine cancels: `cancel` is a 1,000-step `flatMap` over `Future`s cancelled through its
-/// `AnyCancellable`. Cancelling is synchronous (the subscription is torn down inside `cancel()`,
-/// which calls `handleEvents(receiveCancel:)` on the way), so its latency is the call itself.
+/// `AnyCancellable`, on the queue the steps run on (OpenCombine's `flatMap` cannot be cancelled
+/// from another thread safely); cancelling is synchronous there (the subscription is torn down
+/// inside `cancel()`, which calls `handleEvents(receiveCancel:)` on the way), so its latency is one
+/// hop and the call.
 struct CombineContender: Contender {
     let info = ContenderInfo(
         name: "Combine",
@@ -168,26 +173,14 @@ struct CombineContender: Contender {
     }
 
     private func workflow(_ inputs: Inputs) throws -> Int {
-        let serial = self.serial.ocombine
         var total = Just(0).eraseToAnyPublisher()
         for user in 0..<inputs.size {
             total = total.flatMap { sum in
                 call { user }
-                    .receive(on: serial)
                     .flatMap { user in call { Services.contacts(of: user) } }
-                    .receive(on: serial)
                     .flatMap { contacts in
-                        // Each avatar's answer is received on the serial queue before the merge,
-                        // as the promises observe each input of their `all` on it: delivered
-                        // straight from the concurrent I/O queue, answers entered OpenCombine's
-                        // `flatMap` from several threads at once, and a full run crashed once in
-                        // `Publishers.ReceiveOn` with a pointer freed twice.
-                        contacts.publisher.flatMap { contact in
-                            call { Services.avatarSize(of: contact) }.receive(on: serial)
-                        }
-                        .collect()
+                        contacts.publisher.flatMap { contact in call { Services.avatarSize(of: contact) } }.collect()
                     }
-                    .receive(on: serial)
                     .map { sizes in sum + sizes.reduce(0, +) }
             }
             .eraseToAnyPublisher()
@@ -196,21 +189,17 @@ struct CombineContender: Contender {
     }
 
     private func checkout(_ inputs: Inputs) throws -> Int {
-        let serial = self.serial.ocombine
         var total = Just(0).eraseToAnyPublisher()
         for order in 0..<inputs.size {
             total = total.flatMap { sum in
                 call { order }
-                    .receive(on: serial)
                     .flatMap { order in
                         failableCall { () throws -> Int in
                             if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
                             return order
                         }
                     }
-                    .receive(on: serial)
                     .flatMap { paid in failableCall { paid } }
-                    .receive(on: serial)
                     .map { _ in sum + Services.paidScore }
                     .catch { _ in Just(sum + Services.declinedScore) }
             }
@@ -238,7 +227,10 @@ struct CombineContender: Contender {
             .sink(receiveCompletion: { _ in finished.put(false) }, receiveValue: { _ in })
         try midway.cancel("Combine cancel") {
             clock.restart()
-            subscription.cancel()
+            // On the queue its steps run on: OpenCombine's `flatMap` reads its upstream
+            // subscription without a lock when it asks for the next step, so a `cancel()` from
+            // another thread races with it (Apple's Combine allows it).
+            serial.schedule { subscription.cancel() }
         }
         let cancelled = try finished.take("Combine cancel")
         clock.markFinished()
@@ -301,21 +293,39 @@ struct CombineContender: Contender {
         return next
     }
 
-    /// A simulated service call: a `Future` answered on the I/O queue.
+    /// A simulated service call: its work runs on the I/O queue and its `Future` is settled on the
+    /// serial queue, as a service that answers on its caller's queue does: two hops, as raw GCD's
+    /// workflow makes.
+    ///
+    /// Settled there, not from the I/O queue followed by `receive(on:)`: OpenCombine's `Future`
+    /// reads its result without its lock when a subscriber asks for it, so a `Future` settled on
+    /// one thread while it is subscribed on another is a data race (Apple's `Future` is safe).
     private func call<T>(_ answer: @escaping () -> T) -> Future<T, Never> {
-        let io = self.io.ocombine
-        return Future { promise in io.schedule { promise(.success(answer())) } }
+        let (io, serial) = (self.io.ocombine, self.serial.ocombine)
+        return Future { promise in
+            io.schedule {
+                let value = answer()
+                serial.schedule { promise(.success(value)) }
+            }
+        }
     }
 
-    /// A simulated service call that can fail.
+    /// A simulated service call that can fail, settled the same way.
     private func failableCall<T>(_ answer: @escaping () throws -> T) -> Future<T, any Error> {
-        let io = self.io.ocombine
-        return Future { promise in io.schedule { promise(Result { try answer() }) } }
+        let (io, serial) = (self.io.ocombine, self.serial.ocombine)
+        return Future { promise in
+            io.schedule {
+                let result = Result { try answer() }
+                serial.schedule { promise(result) }
+            }
+        }
     }
 
+    /// Subscribes to `publisher` on the serial queue, where every `Future` of the workflows settles,
+    /// so that OpenCombine's objects are only ever touched from that queue.
     private func wait(_ publisher: AnyPublisher<Int, Never>, _ what: String) throws -> Int {
         let result = Handoff<Int>()
-        let subscription = publisher.receive(on: serial.ocombine).sink { result.put($0) }
+        let subscription = publisher.subscribe(on: serial.ocombine).sink { result.put($0) }
         return try withExtendedLifetime(subscription) { try result.take(what) }
     }
 }
