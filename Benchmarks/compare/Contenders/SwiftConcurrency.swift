@@ -14,10 +14,15 @@ struct SwiftConcurrencyContender: Contender {
     let info = ContenderInfo(
         name: "Swift concurrency",
         kind: .peer,
-        summary: "async/await, task groups and `Task`s on the global executor; pending values are continuations"
+        summary:
+            "async/await, task groups and `Task`s on the global executor, the workflows on an actor whose executor is a serial queue; pending values are continuations"
     )
 
     private let io = DispatchQueue(label: "compare.swift.io", attributes: .concurrent)
+    /// The workflows run on an actor whose executor is a serial queue, so that every `await` of a
+    /// service call resumes on that queue, as raw GCD's workflows hop back to their serial queue
+    /// after every call (and as app code on an actor or the main actor does).
+    private let workflows = Workflows(executor: SerialQueueExecutor(label: "compare.swift.serial"))
 
     var scenarios: [Scenario: ScenarioRun] {
         [
@@ -153,44 +158,13 @@ struct SwiftConcurrencyContender: Contender {
     }
 
     private func workflow(_ inputs: Inputs) throws -> Int {
-        let n = inputs.size
-        let io = self.io
-        return try blockingAwait("Swift workflow") {
-            var total = 0
-            for user in 0..<n {
-                let found = await Self.call(on: io) { user }
-                let contacts = await Self.call(on: io) { Services.contacts(of: found) }
-                total += await withTaskGroup(of: Int.self) { group in
-                    for contact in contacts {
-                        group.addTask { await Self.call(on: io) { Services.avatarSize(of: contact) } }
-                    }
-                    return await group.reduce(0, +)
-                }
-            }
-            return total
-        }
+        let (n, io, workflows) = (inputs.size, io, workflows)
+        return try blockingAwait("Swift workflow") { await workflows.users(n, io: io) }
     }
 
     private func checkout(_ inputs: Inputs) throws -> Int {
-        let n = inputs.size
-        let io = self.io
-        return try blockingAwait("Swift checkout") {
-            var total = 0
-            for order in 0..<n {
-                do {
-                    let placed = await Self.call(on: io) { order }
-                    let paid = try await Self.call(on: io) { () throws -> Int in
-                        if Services.paymentFails(order: placed) { throw Services.PaymentDeclined() }
-                        return placed
-                    }
-                    _ = await Self.call(on: io) { paid }
-                    total += Services.paidScore
-                } catch {
-                    total += Services.declinedScore
-                }
-            }
-            return total
-        }
+        let (n, io, workflows) = (inputs.size, io, workflows)
+        return try blockingAwait("Swift checkout") { await workflows.checkouts(n, io: io) }
     }
 
     private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -239,17 +213,77 @@ struct SwiftConcurrencyContender: Contender {
     }
 
     /// A simulated service call: a hop to the I/O queue, resumed with the answer.
-    private static func call<T: Sendable>(on queue: DispatchQueue, _ answer: @escaping @Sendable () -> T) async -> T {
+    fileprivate static func call<T: Sendable>(on queue: DispatchQueue, _ answer: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: answer()) } }
     }
 
-    private static func call<T: Sendable>(
+    fileprivate static func call<T: Sendable>(
         on queue: DispatchQueue,
         _ answer: @escaping @Sendable () throws -> T
     ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try answer() }) }
         }
+    }
+}
+
+/// The workflow scenarios as Swift concurrency code on an actor: each service call's answer
+/// resumes the workflow on the actor's executor, a serial queue.
+private actor Workflows {
+    let executor: SerialQueueExecutor
+
+    init(executor: SerialQueueExecutor) { self.executor = executor }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// The user, contacts, avatars workflow `count` times, one after another.
+    func users(_ count: Int, io: DispatchQueue) async -> Int {
+        var total = 0
+        for user in 0..<count {
+            let found = await SwiftConcurrencyContender.call(on: io) { user }
+            let contacts = await SwiftConcurrencyContender.call(on: io) { Services.contacts(of: found) }
+            total += await withTaskGroup(of: Int.self) { group in
+                for contact in contacts {
+                    group.addTask { await SwiftConcurrencyContender.call(on: io) { Services.avatarSize(of: contact) } }
+                }
+                return await group.reduce(0, +)
+            }
+        }
+        return total
+    }
+
+    /// The checkout `count` times, one after another.
+    func checkouts(_ count: Int, io: DispatchQueue) async -> Int {
+        var total = 0
+        for order in 0..<count {
+            do {
+                let placed = await SwiftConcurrencyContender.call(on: io) { order }
+                let paid = try await SwiftConcurrencyContender.call(on: io) { () throws -> Int in
+                    if Services.paymentFails(order: placed) { throw Services.PaymentDeclined() }
+                    return placed
+                }
+                _ = await SwiftConcurrencyContender.call(on: io) { paid }
+                total += Services.paidScore
+            } catch {
+                total += Services.declinedScore
+            }
+        }
+        return total
+    }
+}
+
+/// A serial executor on a dispatch queue of its own: the jobs of an actor that uses it run on that
+/// queue, one at a time. (Dispatch's `DispatchSerialQueue` is one on Apple's systems; Linux's
+/// Dispatch has none.)
+final class SerialQueueExecutor: SerialExecutor {
+    let queue: DispatchQueue
+
+    init(label: String) { queue = DispatchQueue(label: label) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 
