@@ -213,7 +213,8 @@ struct SwiftConcurrencyContender: Contender {
     }
 
     /// A simulated service call: a hop to the I/O queue, resumed with the answer.
-    fileprivate static func call<T: Sendable>(on queue: DispatchQueue, _ answer: @escaping @Sendable () -> T) async -> T {
+    fileprivate static func call<T: Sendable>(on queue: DispatchQueue, _ answer: @escaping @Sendable () -> T) async -> T
+    {
         await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: answer()) } }
     }
 
