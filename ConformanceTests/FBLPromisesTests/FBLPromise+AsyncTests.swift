@@ -47,4 +47,22 @@ struct FBLAsyncTests {
             }
         }
     }
+
+    @Test(
+        "a promise passed to fulfil is adopted, as google/promises' Objective-C core does: the value it settles with, not the promise"
+    )
+    func adoptsAPromise() async throws {
+        let inner = FBLPromise<any Sendable>.pending()
+        let outer = FBLPromise<any Sendable>(on: .global()) { fulfill, _ in fulfill(inner) }
+        inner.fulfill(7)
+        #expect(try await value(of: outer) as? Int == 7)
+
+        // A promise of another value type too, and a rejection carries over.
+        let typed = FBLPromise<Int>(on: .global()) { fulfill, _ in fulfill(8) }
+        let adoptingTyped = FBLPromise<any Sendable>(on: .global()) { fulfill, _ in fulfill(typed) }
+        #expect(try await value(of: adoptingTyped) as? Int == 8)
+        let failing = FBLPromise<Int>(on: .global()) { _, reject in reject(TestError(9)) }
+        let adoptingFailure = FBLPromise<any Sendable>(on: .global()) { fulfill, _ in fulfill(failing) }
+        #expect(try await error(of: adoptingFailure) as? TestError == TestError(9))
+    }
 }

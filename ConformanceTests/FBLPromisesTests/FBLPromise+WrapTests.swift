@@ -341,4 +341,11 @@ struct FBLWrapTests {
         let failed = wrap(on: .global()) { (handler: @escaping Handler) in handler(3, "three", TestError(3)) }
         #expect(try await error(of: failed) as? TestError == TestError(3))
     }
+
+    @Test("Value handler: a promise handed to it is adopted, as the async initialiser's fulfil does")
+    func adoptsAPromise() async throws {
+        let inner = FBLPromise<Int>(on: .global()) { fulfill, _ in fulfill(3) }
+        let wrapped: FBLPromise<any Sendable> = wrap { handler in handler(inner) }
+        #expect(try await value(of: wrapped) as? Int == 3)
+    }
 }

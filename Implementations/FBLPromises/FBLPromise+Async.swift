@@ -13,7 +13,10 @@ extension FBLPromise {
     /// `reject` (the original's `onQueue:async:`).
     ///
     /// Only the first call to either function counts. A throw from `work` rejects (if neither
-    /// function was called before).
+    /// function was called before). An FBL promise passed to `fulfill` is adopted, as in
+    /// google/promises' Objective-C core: the promise settles as that one does, observed on `queue`
+    /// (google's Swift layer hands its own `Promise` over as a plain value instead). Any other value
+    /// fulfils, or rejects if it is an error value (``fulfill(_:)``).
     ///
     /// ```swift
     /// let data = FBLPromise<Data>(on: .global()) { fulfill, reject in
@@ -30,6 +33,25 @@ extension FBLPromise {
         on queue: DispatchQueue = defaultQueue,
         _ work: @escaping Async
     ) {
-        self.init(on: queue, running: { try work($0.fulfill, $0.reject) })
+        self.init(
+            on: queue,
+            running: { promise in
+                try work({ promise.fulfill(adopting: $0, on: queue) }, promise.reject)
+            })
+    }
+
+    /// `async`'s `fulfill`: adopts `value` if it is an FBL promise, fulfils with it otherwise.
+    final func fulfill(adopting value: Value, on queue: DispatchQueue) {
+        // A value of a type found plain before is no promise: no cast at all.
+        if fblPlainTypes.contains(type(of: value)) {
+            fulfill(value)
+        } else if let promise = value as? FBLPromise<Value> {
+            resolve(promise, on: queue)
+        } else if let promise = value as? any ErasedObservable {
+            promise.observeErased(
+                on: queue, fulfill: { self.fulfill(dynamic: PromiseValue(handingOver: $0)) }, reject: reject)
+        } else {
+            fulfill(value)
+        }
     }
 }
