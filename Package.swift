@@ -164,6 +164,14 @@ let benchmarkTargets: [Target] = [
         path: "Benchmarks/CompareKit",
         swiftSettings: strictSettings
     ),
+    // The project's policy over the reports: the designs' targets, which recorded runs speak for
+    // which designs, the claims the prose makes, the review's numbers. CompareKit names no design.
+    .target(
+        name: "ReportPolicy",
+        dependencies: ["CompareKit", "DesignRegistry"],
+        path: "Benchmarks/ReportPolicy",
+        swiftSettings: strictSettings
+    ),
     // Counts heap allocations for the two tools below that need it, by replacing the C allocator's
     // entry points in their process (glibc only; elsewhere it counts nothing and says so).
     .target(
@@ -181,7 +189,8 @@ let benchmarkTargets: [Target] = [
     .executableTarget(
         name: "compare",
         dependencies: [
-            "CompareKit", "DesignRegistry", "FloorPrototypes", "PromiseRuntime", "SharedPromiseTypes", "APlusSuite",
+            "CompareKit", "DesignRegistry", "FloorPrototypes", "PromiseRuntime", "ReportPolicy", "SharedPromiseTypes",
+            "APlusSuite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -222,7 +231,7 @@ let benchmarkTargets: [Target] = [
     ),
     .testTarget(
         name: "CompareKitTests",
-        dependencies: ["CompareKit", "DesignRegistry"],
+        dependencies: ["CompareKit", "DesignRegistry", "ReportPolicy"],
         path: "Benchmarks/CompareKitTests",
         exclude: ["Golden"],
         swiftSettings: strictSettings

@@ -61,12 +61,21 @@ public struct BenchmarkReport: Codable, Equatable, Sendable {
 public enum ReportError: Error, Equatable, CustomStringConvertible {
     /// The JSON was written by another format version.
     case unsupportedVersion(found: Int, expected: Int)
+    /// A run record of another format version.
+    case unsupportedRecordVersion(found: Int, expected: Int)
+    /// A record in `runs/` that cannot be read.
+    case unreadableRecord(name: String, reason: String)
 
     public var description: String {
         switch self {
         case .unsupportedVersion(let found, let expected):
             return
                 "benchmarks.json has format version \(found); this tool reads versions 1 to \(expected). Rerun compare."
+        case .unsupportedRecordVersion(let found, let expected):
+            return "a run record of format version \(found); this tool reads version \(expected) only. Record the "
+                + "run again from its benchmarks.json: `compare record <benchmarks.json>`."
+        case .unreadableRecord(let name, let reason):
+            return "cannot read the run record \(name): \(reason)"
         }
     }
 }

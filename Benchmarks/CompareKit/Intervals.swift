@@ -18,6 +18,18 @@ public struct Interval: Codable, Equatable, Sendable {
 
     /// Whether this interval lies wholly below `other`: lower, beyond the noise.
     public func isBelow(_ other: Interval) -> Bool { high < other.low }
+
+    /// Whether `value` lies inside the interval.
+    public func contains(_ value: Double) -> Bool { low <= value && value <= high }
+
+    /// For the interval of A's time over B's: whether A is faster beyond the noise (`.below`),
+    /// slower (`.above`), or the run cannot tell them apart (`.tie`, the interval holds 1).
+    public var order: PairOrder { high < 1 ? .below : low > 1 ? .above : .tie }
+}
+
+/// How two contenders compare in one run, read from the interval of one's time over the other's.
+public enum PairOrder: Equatable, Sendable {
+    case below, tie, above
 }
 
 /// Confidence intervals for ratios of medians by a hierarchical bootstrap over process runs.
@@ -71,9 +83,32 @@ public enum Bootstrap {
         return Interval(value: value, low: ratios[lowIndex], high: ratios[highIndex])
     }
 
+    /// The ratio of `numerator`'s median to `denominator`'s over the same process runs with its
+    /// 95 % interval; `nil` when the two did not run in the same number of processes, a run has no
+    /// sample, or a median is not positive.
+    ///
+    /// Seeded from the two names and `context` (``seed(_:)``) in an order that does not depend on
+    /// which is the numerator, so that B over A is exactly the reciprocal of A over B.
+    public static func pairedRatio(
+        _ numerator: (name: String, runs: [[Double]]), over denominator: (name: String, runs: [[Double]]),
+        context: [String]
+    ) -> Interval? {
+        let (top, bottom) = (numerator.runs, denominator.runs)
+        guard !top.isEmpty, top.count == bottom.count, (top + bottom).allSatisfy({ !$0.isEmpty }),
+            median(top.flatMap { $0 }) > 0, median(bottom.flatMap { $0 }) > 0
+        else { return nil }
+        guard numerator.name <= denominator.name else {
+            let flipped = ratio(bottom, over: top, seed: seed(parts: [denominator.name, numerator.name] + context))
+            return Interval(value: 1 / flipped.value, low: 1 / flipped.high, high: 1 / flipped.low)
+        }
+        return ratio(top, over: bottom, seed: seed(parts: [numerator.name, denominator.name] + context))
+    }
+
     /// A seed from names (scenario, size, contenders): FNV-1a, stable across processes, unlike
     /// `Hasher`.
-    public static func seed(_ parts: String...) -> UInt64 {
+    public static func seed(_ parts: String...) -> UInt64 { seed(parts: parts) }
+
+    static func seed(parts: [String]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "\u{1F}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
@@ -92,33 +127,42 @@ public enum Bootstrap {
     }
 }
 
-/// Ranks that respect the noise: a contender's rank is one more than the number of contenders
-/// whose interval lies wholly below its own, so two contenders whose intervals overlap can share a
-/// rank, and no order is stated that the intervals do not support.
+/// Ranks that respect the noise, from paired intervals: a contender's rank is one more than the
+/// number of contenders that are faster than it beyond the noise, judged on the interval of their
+/// time over its own from the same process runs (``Interval/order``). Contenders no interval
+/// separates share a rank, and no order is stated that the run does not support.
 public enum Ranking {
     /// One contender's place.
     public struct Place: Equatable, Sendable {
         public var contender: String
         public var rank: Int
-        public var interval: Interval
+        /// Its time over the reference's (raw GCD's), to order equal ranks and to show.
+        public var value: Double
     }
 
-    /// The places of `intervals`, best (lowest) first; equal ranks in order of the point estimate.
-    public static func places(_ intervals: [(contender: String, interval: Interval)]) -> [Place] {
-        intervals.map { entry in
-            Place(
-                contender: entry.contender,
-                rank: 1 + intervals.filter { $0.interval.isBelow(entry.interval) }.count,
-                interval: entry.interval)
+    /// The places of `contenders`, best (lowest) first; equal ranks in order of their ratio to the
+    /// reference.
+    ///
+    /// - Parameters:
+    ///   - contenders: The contenders to rank; those without a ratio to the reference are left out.
+    ///   - reference: A contender's time over the reference's (for the order of equal ranks).
+    ///   - paired: The interval of the first contender's time over the second's.
+    public static func places(
+        _ contenders: [String], reference: (String) -> Double?, paired: (String, String) -> Interval?
+    ) -> [Place] {
+        let measured = contenders.compactMap { name in reference(name).map { (name, $0) } }
+        return measured.map { name, value in
+            let faster = measured.filter { other, _ in other != name && paired(other, name)?.order == .below }
+            return Place(contender: name, rank: 1 + faster.count, value: value)
         }
-        .sorted { ($0.rank, $0.interval.value) < ($1.rank, $1.interval.value) }
+        .sorted { ($0.rank, $0.value) < ($1.rank, $1.value) }
     }
 
-    /// The pairs whose intervals overlap (ties), in place order.
-    public static func ties(_ places: [Place]) -> [(String, String)] {
+    /// The pairs no interval separates (ties), in place order.
+    public static func ties(_ places: [Place], paired: (String, String) -> Interval?) -> [(String, String)] {
         var pairs: [(String, String)] = []
         for (index, first) in places.enumerated() {
-            for second in places[(index + 1)...] where first.interval.overlaps(second.interval) {
+            for second in places[(index + 1)...] where paired(first.contender, second.contender)?.order == .tie {
                 pairs.append((first.contender, second.contender))
             }
         }

@@ -8,18 +8,37 @@ public enum MarkdownReport {
     /// The contender every ratio is taken against.
     public static let referenceContender = "GCD"
 
+    /// What a report shows beside its own run.
+    public struct Context: Sendable {
+        /// The recorded full runs (`Reports/runs/`), oldest first, for the section on what holds
+        /// across runs and machines; none for a narrowed run.
+        public var evidence: Evidence
+        /// The designs' goals; none for a narrowed run.
+        public var targets: TargetTable
+        /// The run-table row on what changed in the designs' code since the run, when known.
+        public var codeSinceRun: (title: String, text: String)?
+        /// Whether the report sits beside the other reports (`Reports/`), so it may link them.
+        public var besideReports: Bool
+
+        public init(
+            evidence: Evidence = Evidence(records: []), targets: TargetTable = .none,
+            codeSinceRun: (title: String, text: String)? = nil, besideReports: Bool = false
+        ) {
+            self.evidence = evidence
+            self.targets = targets
+            self.codeSinceRun = codeSinceRun
+            self.besideReports = besideReports
+        }
+    }
+
     /// Every file of the report: `benchmarks.md` and the charts it embeds, by file name.
-    ///
-    /// - Parameters:
-    ///   - report: The run the report is of.
-    ///   - records: The recorded full runs (`Reports/runs/`), oldest first, for the section on
-    ///     what holds across runs and machines; none for a narrowed run.
-    ///   - codeSinceRun: What changed in the designs' code since the run's commit, when known.
     public static func files(
-        for report: BenchmarkReport, records: [RunRecord] = [], codeSinceRun: CodeSinceRun? = nil
-    ) -> [(name: String, contents: String)] {
+        for report: BenchmarkReport, context: Context = Context()
+    )
+        -> [(name: String, contents: String)]
+    {
         var files: [(name: String, contents: String)] = [
-            ("benchmarks.md", markdown(for: report, records: records, codeSinceRun: codeSinceRun))
+            ("benchmarks.md", markdown(for: report, context: context))
         ]
         if let bars = ratioChart(for: report) { files.append(("benchmarks-ratios.svg", bars)) }
         for scenario in report.scenarios where scenario.isCurve && scenario.sizes.count > 1 {
@@ -41,39 +60,49 @@ public enum MarkdownReport {
         interval(contender, over: referenceContender, in: size)
     }
 
-    /// `contender`'s time over `yardstick`'s on one size with its 95 % interval.
+    /// `contender`'s time over `yardstick`'s on one size with its 95 % interval, from the process
+    /// runs that measured both (the same numbers a run record gives).
     public static func interval(_ contender: String, over yardstick: String, in size: SizeResult) -> Interval? {
-        guard let cell = size.cell(contender), let other = size.cell(yardstick),
-            cell.runs.count == other.runs.count, Bootstrap.median(other.samples) > 0
-        else { return nil }
-        return Bootstrap.ratio(
-            cell.runs, over: other.runs,
-            seed: Bootstrap.seed(contender, yardstick, String(size.size), String(size.units)))
+        guard let cell = size.cell(contender), let other = size.cell(yardstick) else { return nil }
+        return Bootstrap.pairedRatio(
+            (contender, cell.runs), over: (yardstick, other.runs), context: [String(size.size), String(size.units)])
     }
 
-    /// The designs' places on one size: ranks that only separate what the intervals separate.
+    /// The designs' places on one size: ranks that only separate what paired intervals separate.
     public static func places(_ designs: [String], in size: SizeResult) -> [Ranking.Place] {
-        Ranking.places(designs.compactMap { name in interval(name, in: size).map { (name, $0) } })
+        Ranking.places(
+            designs, reference: { ratio($0, in: size) }, paired: { interval($0, over: $1, in: size) })
     }
+
+    /// Whether a run's intervals mean what the report says: several process runs of a full-size
+    /// run. One process's repetitions share its luck, and a quick run measures too little.
+    static func hasIntervals(_ report: BenchmarkReport) -> Bool { report.run.processes > 1 && !report.run.quick }
 
     /// "1.53× (1.41–1.66)".
     static func withInterval(_ interval: Interval) -> String {
         "\(Format.ratio(interval.value)) (\(Format.ratioRange(interval.low, interval.high)))"
     }
 
+    /// A contender's ratio to raw GCD with its interval, or without one for a run that has none;
+    /// "—" when it did not run.
+    static func ratioText(_ contender: String, in size: SizeResult, intervals: Bool) -> String {
+        if intervals { return interval(contender, in: size).map(withInterval) ?? "—" }
+        return ratio(contender, in: size).map(Format.ratio) ?? "—"
+    }
+
     // MARK: Markdown
 
-    static func markdown(
-        for report: BenchmarkReport, records: [RunRecord] = [], codeSinceRun: CodeSinceRun? = nil
-    ) -> String {
+    static func markdown(for report: BenchmarkReport, context: Context = Context()) -> String {
         var md = "# Benchmarks\n\n"
         md +=
             "<!-- Generated by `swift run -c release compare` from benchmarks.json; edits here are overwritten. -->\n\n"
-        md += runSection(report, codeSinceRun: codeSinceRun)
+        md += runSection(report, codeSinceRun: context.codeSinceRun)
         md += summarySection(report)
-        md += rankingSection(report)
-        md += acrossRunsSection(report, records: records)
-        md += targetsSection(report)
+        if hasIntervals(report) {
+            md += rankingSection(report)
+            md += acrossRunsSection(report, evidence: context.evidence)
+            md += targetsSection(report, targets: context.targets, linkPerformance: context.besideReports)
+        }
         md += memorySection(report)
         md += "## Scenarios\n\n"
         for (index, scenario) in report.scenarios.enumerated() {
@@ -84,18 +113,21 @@ public enum MarkdownReport {
         return md
     }
 
-    static func runSection(_ report: BenchmarkReport, codeSinceRun: CodeSinceRun? = nil) -> String {
+    static func runSection(_ report: BenchmarkReport, codeSinceRun: (title: String, text: String)? = nil) -> String {
         let run = report.run
         var md = ""
         if run.quick {
-            md +=
-                "> **Quick run** (`--quick`): small sizes and few repetitions, a smoke test. Draw no conclusions from it.\n\n"
+            md += "> **Quick run** (`--quick`): small sizes and few repetitions, a smoke test of every result. "
+            md += "It shows ratios without intervals, ranks or targets: draw no conclusions from it.\n\n"
+        } else if run.processes == 1 {
+            md += "> **One process run**: its repetitions share one process's luck, so the report shows "
+            md += "ratios without intervals, ranks or targets. Run with `--processes 3` or more to compare.\n\n"
         }
         md += "| Run | |\n|---|---|\n"
         md += "| Date | \(run.date) |\n"
         md += "| Command | `\(run.command)` |\n"
         md += "| Commit | `\(run.commit)` |\n"
-        if let codeSinceRun { md += "| \(CodeSinceRun.rowTitle) | \(codeSinceRun.text) |\n" }
+        if let codeSinceRun { md += "| \(codeSinceRun.title) | \(codeSinceRun.text) |\n" }
         md += "| Toolchain | \(run.toolchain) |\n"
         md += "| Machine | \(run.machine.os); \(run.machine.cpu); \(run.machine.cores) cores; "
         md += "\(Format.bytes(Double(run.machine.memoryBytes))) |\n"
@@ -108,15 +140,19 @@ public enum MarkdownReport {
 
     static func summarySection(_ report: BenchmarkReport) -> String {
         let names = report.contenders.map(\.name)
+        let intervals = hasIntervals(report)
         var md = "## Summary: time per unit as a ratio to raw GCD (lower is better)\n\n"
-        md += "The ratio of the medians, and in parentheses its 95 % confidence interval over the process runs "
-        md += "(see [How it was measured](#how-it-was-measured)).\n\n"
+        md +=
+            intervals
+            ? "The ratio of the medians, and in parentheses its 95 % confidence interval over the process runs "
+                + "(see [How it was measured](#how-it-was-measured)).\n\n"
+            : "The ratio of the medians.\n\n"
         md += "| Scenario | " + names.joined(separator: " | ") + " |\n"
         md += "|---|" + String(repeating: "---:|", count: names.count) + "\n"
         for scenario in report.scenarios {
             guard let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last else { continue }
             md += "| \(scenario.title) (N = \(Format.count(size.size))) | "
-            md += names.map { name in interval(name, in: size).map(withInterval) ?? "—" }.joined(separator: " | ")
+            md += names.map { name in ratioText(name, in: size, intervals: intervals) }.joined(separator: " | ")
             md += " |\n"
         }
         md += "\n— : the contender has no such operation (see the scenario's notes).\n\n"
@@ -124,8 +160,8 @@ public enum MarkdownReport {
         return md
     }
 
-    static func targetsSection(_ report: BenchmarkReport) -> String {
-        let designs = report.contenders.filter { $0.kind == .design }.map(\.name)
+    static func targetsSection(_ report: BenchmarkReport, targets: TargetTable, linkPerformance: Bool) -> String {
+        let designs = report.contenders.filter { $0.kind == .design && targets.limits[$0.name] != nil }.map(\.name)
         guard !designs.isEmpty else { return "" }
         var md = "## Targets\n\n"
         md += "Each design's goals, checked here and never in tests. Every limit is a ratio to raw GCD or "
@@ -136,13 +172,13 @@ public enum MarkdownReport {
         md += "ratio and its interval, then each limit with its mark; — where the design has no goal for the "
         md += "scenario.\n\n"
         md +=
-            "| Design | " + Targets.scenarios.joined(separator: " | ")
+            "| Design | " + targets.scenarios.joined(separator: " | ")
             + " | bytes per pending | allocations per pending |\n"
-        md += "|---|" + String(repeating: "---:|", count: Targets.scenarios.count + 2) + "\n"
+        md += "|---|" + String(repeating: "---:|", count: targets.scenarios.count + 2) + "\n"
         for design in designs {
-            let limits = Targets.limits(for: design)
+            guard let limits = targets.limits[design] else { continue }
             var row = "| \(design) |"
-            for id in Targets.scenarios {
+            for id in targets.scenarios {
                 row += " \(targetCell(design, scenario: id, limits: limits, in: report)) |"
             }
             if let memory = report.memory.first(where: { $0.contender == design }) {
@@ -157,9 +193,9 @@ public enum MarkdownReport {
             }
             md += row + "\n"
         }
-        return md
-            + "\n✅ met, ❌ missed, ❔ undecided (the limit lies inside the interval: the run cannot tell). Why a design "
-            + "misses one, and what was profiled and fixed, is in [performance.md](performance.md).\n\n"
+        md += "\n✅ met, ❌ missed, ❔ undecided (the limit lies inside the interval: the run cannot tell)."
+        if linkPerformance { md += " Where each design's cost goes is in [performance.md](performance.md)." }
+        return md + "\n\n"
     }
 
     /// A memory cell of the targets table: "✅ 180 B (≤ 200 B)", or the measure alone when the
@@ -177,7 +213,7 @@ public enum MarkdownReport {
     /// One scenario's cell of the targets table: "2.62× (2.4–2.8) ❌ ≤ 1.50×, ❔ ≤ NIO 2.70×", or "—"
     /// when the scenario has no limit for the design or was not measured.
     static func targetCell(
-        _ design: String, scenario id: String, limits: Targets.Limits, in report: BenchmarkReport
+        _ design: String, scenario id: String, limits: TargetTable.Limits, in report: BenchmarkReport
     )
         -> String
     {
@@ -201,51 +237,60 @@ public enum MarkdownReport {
         return "\(withInterval(measured)) " + checks.joined(separator: ", ")
     }
 
-    /// Per scenario, the designs' ranks at the headline size, and the pairs the intervals cannot
-    /// tell apart.
+    /// Per scenario, the designs' ranks at the headline size, and the pairs the run cannot tell
+    /// apart.
     static func rankingSection(_ report: BenchmarkReport) -> String {
         let designs = report.contenders.filter { $0.kind == .design }.map(\.name)
         guard designs.count > 1 else { return "" }
         var md = "## Ranking of the designs\n\n"
-        md += "Per scenario at its headline size, lowest time first. A design's rank is one more than the number "
-        md += "of designs whose 95 % interval lies wholly below its own, so designs whose intervals overlap can "
-        md += "share a rank: the run does not tell them apart, and the last column names every such tie.\n\n"
-        md += "| Scenario | Ranks | Ties (overlapping intervals) |\n|---|---|---|\n"
+        md += "Per scenario at its headline size, lowest time first. Two designs are compared by the 95 % "
+        md += "interval of one's time over the other's, bootstrapped from the process runs that measured both "
+        md += "side by side; a design's rank is one more than the number of designs faster than it beyond the "
+        md += "noise (the interval wholly below 1). Designs the run cannot tell apart (the interval holds 1) "
+        md += "can share a rank, and the last column names every such tie.\n\n"
+        md += "| Scenario | Ranks | Ties (the paired interval holds 1) |\n|---|---|---|\n"
         for scenario in report.scenarios {
             guard let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last else { continue }
             let places = places(designs, in: size)
             guard places.count > 1 else { continue }
-            let ties = Ranking.ties(places).map { "\($0.0) = \($0.1)" }
+            let ties = Ranking.ties(places) { interval($0, over: $1, in: size) }.map { "\($0.0) = \($0.1)" }
             md +=
                 "| \(scenario.title) | \(Ranking.text(places)) | \(ties.isEmpty ? "none" : ties.joined(separator: ", ")) |\n"
         }
         return md + "\n"
     }
 
-    /// Per scenario, the designs' ranks in every recorded run, and the orders that hold in all.
-    static func acrossRunsSection(_ report: BenchmarkReport, records: [RunRecord]) -> String {
+    /// The recorded runs: the designs' ranks in each, the orders that hold in all of them, and
+    /// each contender's ratio to raw GCD on each machine.
+    static func acrossRunsSection(_ report: BenchmarkReport, evidence: Evidence) -> String {
+        let records = evidence.records
         guard !records.isEmpty else { return "" }
         var md = "## Across runs and machines\n\n"
-        md += "Every full run keeps a record in [runs/](runs) (machine, commit, toolchain, date, and each ratio "
-        md += "with its interval). Per scenario, the designs' ranks in each recorded run (as in the ranking "
-        md += "above), then what holds in every run that measured both designs: an order that is beyond the "
-        md += "noise in all of them, or one that reverses between runs. Any pair not named is a tie in at "
-        md += "least one run.\n\n"
+        md += "Every full run keeps a record in [runs/](runs): machine, commit, toolchain, date and every "
+        md += "contender's samples at each scenario's headline size, so any two designs can be compared in "
+        md += "any record as in the ranking above. A record is left out of a comparison when the code of a "
+        md += "design it compares has changed since it ran, or when what the tool measures for a contender "
+        md += "has.\n\n"
         md += "| Run | Machine | Commit | Processes |\n|---|---|---|---:|\n"
         for (index, record) in records.enumerated() {
-            md += "| \(index + 1): \(record.run.date) | \(record.run.machine.cpu), \(record.run.machine.cores) cores | "
+            md += "| \(index + 1): \(record.run.date) | \(record.run.machine.label) | "
             md += "`\(record.run.commit)` | \(record.run.processes) |\n"
         }
-        md += "\n| Scenario | " + records.indices.map { "Run \($0 + 1)" }.joined(separator: " | ")
+        md += "\nPer scenario, the designs' ranks in each run, then what holds in every run that can speak for "
+        md += "both designs: an order beyond the noise in all of them, or one that reverses between runs. A "
+        md += "pair not named is a tie in at least one run.\n\n"
+        md += "| Scenario | " + records.indices.map { "Run \($0 + 1)" }.joined(separator: " | ")
         md += " | Holds in every run |\n"
         md += "|---|" + String(repeating: "---|", count: records.count) + "---|\n"
         for scenario in report.scenarios {
             let ranks = records.map { record -> String in
-                guard let ratios = record.scenarios.first(where: { $0.id == scenario.id })?.ratios else { return "—" }
-                let places = Ranking.places(record.designs.compactMap { name in ratios[name].map { (name, $0) } })
+                guard let measured = record.scenario(scenario.id) else { return "—" }
+                let places = Ranking.places(
+                    record.designs, reference: { measured.ratio($0, over: referenceContender)?.value },
+                    paired: { measured.ratio($0, over: $1) })
                 return places.isEmpty ? "—" : Ranking.text(places)
             }
-            let findings = RunComparison.findings(scenario: scenario.id, records: records).map { finding in
+            let findings = evidence.findings(scenario: scenario.id).map { finding in
                 switch finding {
                 case .alwaysBelow(let low, let high): return "\(low) < \(high)"
                 case .reversed(let first, let second): return "\(first) and \(second) reverse"
@@ -253,6 +298,31 @@ public enum MarkdownReport {
             }
             md += "| \(scenario.title) | " + ranks.joined(separator: " | ")
             md += " | \(findings.isEmpty ? "no order" : findings.joined(separator: ", ")) |\n"
+        }
+        return md + "\n" + machinesSection(report, evidence: evidence)
+    }
+
+    /// Each contender's ratio to raw GCD on each recorded machine (its latest run there), per
+    /// scenario.
+    static func machinesSection(_ report: BenchmarkReport, evidence: Evidence) -> String {
+        let machines = evidence.latestPerMachine
+        guard !machines.isEmpty else { return "" }
+        var md = "### Each contender on each machine\n\n"
+        md += "Time per unit as a ratio to raw GCD at the headline size, with its 95 % interval, in the latest "
+        md += "recorded run on each machine (its commit in the column). What moves with the machine is "
+        md += "discussed in the [design review](design-review.md#what-moves-with-the-machine).\n\n"
+        let names = report.contenders.map(\.name).filter { $0 != referenceContender }
+        md += "| Scenario | Contender | "
+        md += machines.map { "\($0.machine) (`\($0.record.run.commit)`)" }.joined(separator: " | ") + " |\n"
+        md += "|---|---|" + String(repeating: "---:|", count: machines.count) + "\n"
+        for scenario in report.scenarios {
+            for name in names {
+                let cells = machines.map { machine in
+                    machine.record.scenario(scenario.id)?.ratio(name, over: referenceContender).map(withInterval) ?? "—"
+                }
+                guard cells.contains(where: { $0 != "—" }) else { continue }
+                md += "| \(scenario.id) | \(name) | " + cells.joined(separator: " | ") + " |\n"
+            }
         }
         return md + "\n"
     }
@@ -280,7 +350,8 @@ public enum MarkdownReport {
         for size in scenario.sizes {
             md += "**N = \(Format.count(size.size))** (\(Format.count(size.units)) \(scenario.unit)s per sample), "
             md += "time per \(scenario.unit):\n\n"
-            md += "| Contender | Median | MAD | Min | Max | Ratio to GCD (95 % interval) |"
+            md += "| Contender | Median | MAD | Min | Max | "
+            md += hasIntervals(report) ? "Ratio to GCD (95 % interval) |" : "Ratio to GCD |"
             md += twoPhase ? " Build | Fire |" : ""
             md += " Allocations per \(scenario.unit) |"
             let metricNames = Set(size.cells.flatMap { $0.metrics.map { Array($0.keys) } ?? [] }).sorted()
@@ -291,7 +362,7 @@ public enum MarkdownReport {
                 let summary = cell.summary
                 md += "| \(cell.contender) | \(Format.duration(summary.median)) | \(Format.duration(summary.mad)) | "
                 md += "\(Format.duration(summary.min)) | \(Format.duration(summary.max)) | "
-                md += "\(interval(cell.contender, in: size).map(withInterval) ?? "—") |"
+                md += "\(ratioText(cell.contender, in: size, intervals: hasIntervals(report))) |"
                 if twoPhase {
                     md += " \(cell.buildSamples.map { Format.duration(SampleSummary($0).median) } ?? "—") |"
                     md += " \(cell.fireSamples.map { Format.duration(SampleSummary($0).median) } ?? "—") |"
@@ -352,7 +423,9 @@ public enum MarkdownReport {
         runs with replacement, then each drawn run's repetitions, and take the ratio of the two medians; the \
         interval is the 2.5th to 97.5th percentile. Time varies more between processes than within one \
         (Kalibera and Jones, "Rigorous benchmarking in reasonable time", 2013), which a bootstrap over the \
-        repetitions of one process would hide. Designs whose intervals overlap rank equal.
+        repetitions of one process would hide. Two designs are compared, ranked and said to tie by the interval \
+        of one's time over the other's, drawn from the same process runs: they were measured side by side. \
+        A one-process or quick run shows no intervals.
         - Memory per pending promise: the median over the process runs.
         - Two-phase scenarios (the chain) time building and firing separately; the median column is their sum.
         - Allocations: counted by replacing `malloc` and `free` in the tool's process (its \

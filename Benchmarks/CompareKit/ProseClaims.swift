@@ -1,24 +1,26 @@
 import Foundation
 
-/// Claims that prose makes about a benchmark run, written beside the prose so that a test can
-/// check them against the data.
+/// Claims that prose makes about the benchmarks, written beside the prose so that a test can check
+/// them against every recorded run.
 ///
-/// A sentence of a report that ranks designs or quotes a ratio carries its claim in an HTML
-/// comment, which Markdown does not show:
+/// A sentence that ranks contenders or quotes a ratio carries its claim in an HTML comment, which
+/// Markdown does not show:
 ///
 /// ```markdown
-/// QN pays about twice FBL per link. <!-- claim: chain: QN / FBL in 1.6...2.6; chain: FBL < QN -->
+/// QN pays about 1.3 times FBL per link. <!-- claim: chain: QN / FBL in 1.1...1.6; chain: FBL < QN -->
 /// ```
 ///
-/// The forms, each about one scenario's headline size (its id, as `compare --scenario` takes it),
-/// or `memory` for the bytes of a pending promise with one `then`:
-/// - `A < B`: A's 95 % interval lies wholly below B's (beyond the noise);
-/// - `A = B`: their intervals overlap (a tie: the run cannot tell them apart);
-/// - `A / B in L...H`: A's ratio over B's (or bytes over bytes) lies between L and H;
-/// - `A in L...H`: A's ratio to raw GCD (or its bytes) lies between L and H.
+/// The forms, each about one scenario at its headline size (its id, as `compare --scenario` takes
+/// it), or `memory` for the heap bytes of a pending promise with one `then`:
+/// - `A < B`: A is faster than B beyond the noise: the 95 % interval of A's time over B's, from the
+///   process runs that measured both, lies wholly below 1;
+/// - `A = B`: the run cannot tell them apart: that interval holds 1;
+/// - `A / B in L...H`: A's time over B's (or bytes over bytes) lies between L and H;
+/// - `A in L...H`: A's time over raw GCD's (or its bytes) lies between L and H.
 ///
-/// `ProseClaimTests` checks every claim in `Reports/` and the README against the committed run,
-/// and that every statement of the design review that compares designs carries one.
+/// A range spans at most ±25 % of its middle (H ≤ 5/3 L): a wider one predicts nothing. A claim
+/// about some machines only names them after the scenario, `chain on 2 cores: FBL < QN`, and its
+/// sentence says so ("on 2 cores").
 public enum ProseClaims {
     /// One claim, as written.
     public struct Claim: Equatable, Sendable, CustomStringConvertible {
@@ -31,21 +33,53 @@ public enum ProseClaims {
 
         /// A scenario id, or `memory`.
         public var scenario: String
+        /// The cores of the machines the claim is about, or `nil` for every machine.
+        public var cores: Int?
         public var kind: Kind
         /// The claim as written.
         public var description: String
+
+        /// The contenders the claim names (raw GCD too, for a ratio to it).
+        public func contenders(reference: String) -> [String] {
+            switch kind {
+            case .below(let a, let b), .tie(let a, let b), .ratio(let a, let b, _): return [a, b]
+            case .value(let a, _): return scenario == ProseClaims.memory ? [a] : [a, reference]
+            }
+        }
+
+        /// Why the claim cannot be evidence whatever the runs say (a range too wide), or `nil`.
+        public var malformation: String? {
+            let range: ClosedRange<Double>
+            switch kind {
+            case .ratio(_, _, let bounds), .value(_, let bounds): range = bounds
+            case .below, .tie: return nil
+            }
+            return range.upperBound * 3 > range.lowerBound * 5
+                ? "the range \(range.lowerBound)...\(range.upperBound) spans more than ±25 % of its middle" : nil
+        }
     }
 
     /// A claim that cannot be read.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var text: String
         public var description: String {
-            "cannot read the claim '\(text)': write 'scenario: A < B', 'A = B', 'A / B in L...H' or 'A in L...H'"
+            "cannot read the claim '\(text)': write 'scenario: A < B', 'A = B', 'A / B in L...H' or 'A in L...H', "
+                + "with 'scenario on N cores:' for a claim about some machines"
         }
+    }
+
+    /// What a claim is checked against in one record.
+    public enum Outcome: Equatable, Sendable {
+        case holds
+        case contradicted(String)
+        /// The record cannot check it (another machine, a contender or scenario it did not run).
+        case notApplicable(String)
     }
 
     /// The marker a claim comment starts with.
     public static let marker = "<!-- claim:"
+    /// The scenario name of memory claims.
+    public static let memory = "memory"
 
     /// Every claim in `markdown`, in order.
     public static func claims(in markdown: String) throws -> [Claim] {
@@ -66,6 +100,15 @@ public enum ProseClaims {
     static func parse(_ text: String) throws -> Claim {
         let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, !parts[0].isEmpty else { throw ParseError(text: text) }
+        var scenario = parts[0]
+        var cores: Int?
+        if let on = scenario.range(of: " on ") {
+            let machine = scenario[on.upperBound...].split(separator: " ")
+            guard machine.count == 2, let count = Int(machine[0]), machine[1] == "cores" || machine[1] == "core"
+            else { throw ParseError(text: text) }
+            cores = count
+            scenario = String(scenario[..<on.lowerBound])
+        }
         let body = parts[1]
         func names(_ separator: String) -> (String, String)? {
             let sides = body.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -90,67 +133,76 @@ public enum ProseClaims {
         } else {
             throw ParseError(text: text)
         }
-        return Claim(scenario: parts[0], kind: kind, description: text)
+        return Claim(scenario: scenario, cores: cores, kind: kind, description: text)
     }
 
-    /// Why `claim` does not hold in `record`, or `nil` when it holds.
-    public static func failure(of claim: Claim, in record: RunRecord) -> String? {
-        if claim.scenario == "memory" {
-            let bytes = Dictionary(uniqueKeysWithValues: record.memory.map { ($0.contender, $0.bytesPerPending) })
-            func value(_ name: String) -> Double? { bytes[name] }
+    /// What `record` says of `claim`; `reference` is the contender of `A in L...H` time claims.
+    public static func outcome(of claim: Claim, in record: RunRecord, reference: String) -> Outcome {
+        if let cores = claim.cores, cores != record.run.machine.cores {
+            return .notApplicable("a claim about \(cores)-core machines")
+        }
+        if claim.scenario == memory {
+            let bytes = Dictionary(record.memory.map { ($0.contender, $0.bytesPerPending) }) { first, _ in first }
             switch claim.kind {
             case .value(let name, let range):
-                guard let measured = value(name) else { return "no memory figure for \(name)" }
-                return range.contains(measured) ? nil : "\(name): \(Format.bytes(measured)) per pending promise"
+                guard let measured = bytes[name] else { return .notApplicable("no memory figure for \(name)") }
+                return range.contains(measured)
+                    ? .holds : .contradicted("\(Format.bytes(measured)) per pending promise")
             case .ratio(let name, let other, let range):
-                guard let a = value(name), let b = value(other), b > 0 else { return "no memory figure for both" }
-                return range.contains(a / b) ? nil : "\(name) / \(other): \(Format.decimal(a / b))× the memory"
+                guard let a = bytes[name], let b = bytes[other], b > 0 else {
+                    return .notApplicable("no memory figure for \(name) or \(other)")
+                }
+                return range.contains(a / b) ? .holds : .contradicted("\(Format.decimal(a / b))× the memory")
             case .below, .tie:
-                return "memory is counted, not timed: give a range ('A / B in L...H')"
+                return .contradicted("memory is counted, not timed: give a range ('A / B in L...H')")
             }
         }
-        guard let ratios = record.scenarios.first(where: { $0.id == claim.scenario })?.ratios else {
-            return "the run has no scenario '\(claim.scenario)'"
+        guard let scenario = record.scenario(claim.scenario) else {
+            return .notApplicable("the run has no scenario '\(claim.scenario)'")
         }
-        func interval(_ name: String) -> Interval? { ratios[name] }
+        func paired(_ a: String, _ b: String) -> Interval? { scenario.ratio(a, over: b) }
         switch claim.kind {
-        case .below(let low, let high):
-            guard let a = interval(low), let b = interval(high) else { return "\(low) or \(high) did not run" }
-            if a.isBelow(b) { return nil }
-            return a.overlaps(b) ? "\(low) and \(high) tie: \(show(a)) and \(show(b))" : "\(high) is below \(low)"
-        case .tie(let first, let second):
-            guard let a = interval(first), let b = interval(second) else { return "\(first) or \(second) did not run" }
-            return a.overlaps(b) ? nil : "\(first) and \(second) do not tie: \(show(a)) and \(show(b))"
-        case .ratio(let name, let other, let range):
-            guard let a = interval(name), let b = interval(other) else { return "\(name) or \(other) did not run" }
-            return range.contains(a.value / b.value)
-                ? nil : "\(name) / \(other) is \(Format.ratio(a.value / b.value))"
-        case .value(let name, let range):
-            guard let a = interval(name) else { return "\(name) did not run" }
-            return range.contains(a.value) ? nil : "\(name) is \(show(a)) raw GCD's time"
+        case .below(let a, let b), .tie(let a, let b):
+            guard let interval = paired(a, b) else { return .notApplicable("\(a) or \(b) did not run") }
+            let expected: PairOrder = if case .below = claim.kind { .below } else { .tie }
+            return interval.order == expected ? .holds : .contradicted("\(a) / \(b) is \(show(interval))")
+        case .ratio(let a, let b, let range):
+            return inRange(a, b, range)
+        case .value(let a, let range):
+            return inRange(a, reference, range)
+        }
+        func inRange(_ a: String, _ b: String, _ range: ClosedRange<Double>) -> Outcome {
+            guard let interval = paired(a, b) else { return .notApplicable("\(a) or \(b) did not run") }
+            return range.contains(interval.value) ? .holds : .contradicted("\(a) / \(b) is \(show(interval))")
         }
     }
 
-    private static func show(_ interval: Interval) -> String {
+    static func show(_ interval: Interval) -> String {
         "\(Format.ratio(interval.value)) (\(Format.ratioRange(interval.low, interval.high)))"
     }
 
-    /// Words that compare costs: a statement with one of them and a design's name makes a claim.
-    public static let comparingWords = [
-        "fastest", "slowest", "faster", "slower", "lowest", "highest", "cheapest", "cheaper", "costlier",
-        "twice", "times fbl", "times its", "× ", "×)", "×,", "above it", "below it", "close to fbl",
-        "fbl's time", "the floor",
-    ]
+    // MARK: Statements without a claim
 
-    /// The statements of `markdown` (paragraphs, list items, table rows; outside code blocks and
-    /// generated sections) that name one of `designs` with a word that compares costs, and carry
-    /// no claim.
-    public static func unbackedStatements(in markdown: String, designs: [String]) -> [String] {
-        var statements: [String] = []
+    /// A word or figure that compares: a statement with one and a contender's name makes a claim.
+    static let comparing = try! NSRegularExpression(
+        pattern:
+            #"\b(faster|slower|fastest|slowest|quicker|cheaper|cheapest|costlier|dearer|twice|half as|times|tied|ties|tie|below|above|outperforms?|beats?)\b|\d\s*(%|×|x\b)|×"#,
+        options: [.caseInsensitive])
+
+    /// One statement of a Markdown text: a paragraph, a list item or a table row, outside code
+    /// blocks and generated sections, with the claims its comments carry.
+    public struct Statement: Equatable, Sendable {
+        public var text: String
+        public var claims: [Claim]
+    }
+
+    /// The statements of `markdown`.
+    public static func statements(in markdown: String) throws -> [Statement] {
+        var texts: [String] = []
         var current = ""
         var skipping = false
         func flush() {
-            if !current.isEmpty { statements.append(current) }
+            if !current.isEmpty { texts.append(current) }
             current = ""
         }
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -163,19 +215,39 @@ public enum ProseClaims {
                 continue
             }
             if skipping { continue }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("|") {
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("|")
+                || trimmed.first.map({ $0.isNumber }) == true && trimmed.contains(". ")
+            {
                 flush()
             }
             if !trimmed.isEmpty && !trimmed.hasPrefix("#") { current += (current.isEmpty ? "" : " ") + trimmed }
         }
         flush()
-        return statements.filter { statement in
-            let lower = statement.lowercased()
-            let namesDesign = designs.contains {
-                statement.range(of: "\\b\($0)\\b", options: .regularExpression) != nil
+        return try texts.map { Statement(text: $0, claims: try claims(in: $0)) }
+    }
+
+    /// What is wrong with the statements of `markdown` as evidence: one that names one of `names`
+    /// with a word or figure that compares and carries no claim, or one whose claim is about some
+    /// machines and does not say which.
+    public static func problems(in markdown: String, names: [String]) throws -> [String] {
+        try statements(in: markdown).compactMap { statement in
+            let visible = statement.text.replacingOccurrences(
+                of: #"<!--.*?-->"#, with: "", options: .regularExpression)
+            let namesOne = names.contains {
+                visible.range(
+                    of: "(^|[^\\w])\(NSRegularExpression.escapedPattern(for: $0))($|[^\\w])",
+                    options: .regularExpression) != nil
             }
-            let compares = comparingWords.contains { lower.contains($0) }
-            return namesDesign && compares && !statement.contains(marker)
+            let range = NSRange(visible.startIndex..., in: visible)
+            let compares = comparing.firstMatch(in: visible, range: range) != nil
+            if namesOne && compares && statement.claims.isEmpty {
+                return "compares without a claim: \(statement.text)"
+            }
+            for cores in Set(statement.claims.compactMap(\.cores))
+            where !visible.contains("\(cores) core") && !visible.contains("\(cores)-core") {
+                return "has a claim about \(cores)-core machines but does not say so: \(statement.text)"
+            }
+            return nil
         }
     }
 }

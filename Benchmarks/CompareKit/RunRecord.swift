@@ -1,42 +1,49 @@
 public import Foundation
 
-/// What `Reports/runs/` keeps of one full run: where and when it ran, and per scenario the ratio
-/// of every contender to raw GCD at the headline size with its 95 % interval, without the samples.
+/// What `Reports/runs/` keeps of one full run: where and when it ran, and per scenario at its
+/// headline size the paired interval of every contender's time over every other's.
 ///
-/// A full run adds its record beside the earlier ones, which may come from other machines, so that
-/// the report can show which rankings hold on every machine; `compare record` adds the record of a
-/// report made elsewhere. A few kilobytes each.
+/// A paired interval is the ratio of one contender's time over another's with its 95 % interval,
+/// bootstrapped from the process runs that measured both side by side
+/// (``ScenarioRecord/ratio(_:over:)``): the same numbers the run's own report shows. So a record
+/// from any machine ranks the designs, and checks a claim, as the report does, without its
+/// samples. A full run adds its record beside the earlier ones; `compare record` adds the record of
+/// a report made elsewhere. Some 30 kB each.
 public struct RunRecord: Codable, Equatable, Sendable {
-    /// The format version this code writes and reads.
-    public static let currentVersion = 1
+    /// The format version this code writes and reads. Version 1 kept intervals to raw GCD only,
+    /// which cannot rank two designs against each other.
+    public static let currentVersion = 2
     /// The folder of the records, beside the reports.
     public static let folderName = "runs"
 
     public var version: Int
     public var run: RunInfo
     /// The designs the run measured, in report order (the other contenders are baselines and
-    /// peers, which the record keeps ratios of but does not rank).
+    /// peers, which a record keeps but does not rank).
     public var designs: [String]
     public var scenarios: [ScenarioRecord]
     public var memory: [MemoryResult]
 
-    /// The record of `report`.
+    /// The record of `report`: every scenario at its headline size.
     public init(report: BenchmarkReport) {
         version = Self.currentVersion
         run = report.run
         designs = report.contenders.filter { $0.kind == .design }.map(\.name)
         scenarios = report.scenarios.compactMap { scenario in
             guard let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last else { return nil }
-            var ratios: [String: Interval] = [:]
-            for contender in report.contenders {
-                ratios[contender.name] = MarkdownReport.interval(contender.name, in: size).map(Self.rounded)
+            var pairs: [String: Interval] = [:]
+            for (index, first) in size.cells.enumerated() {
+                for second in size.cells[(index + 1)...] {
+                    let interval = MarkdownReport.interval(first.contender, over: second.contender, in: size)
+                    pairs[ScenarioRecord.key(first.contender, second.contender)] = interval.map(Self.rounded)
+                }
             }
-            return ScenarioRecord(id: scenario.id, title: scenario.title, size: size.size, ratios: ratios)
+            return ScenarioRecord(id: scenario.id, title: scenario.title, size: size.size, pairs: pairs)
         }
         memory = report.memory
     }
 
-    /// Four significant digits: more than any run can tell, and a record stays a few kilobytes.
+    /// Four significant digits: more than any run can tell, and a record stays small.
     static func rounded(_ interval: Interval) -> Interval {
         func round(_ value: Double) -> Double {
             guard value != 0, value.isFinite else { return value }
@@ -46,14 +53,14 @@ public struct RunRecord: Codable, Equatable, Sendable {
         return Interval(value: round(interval.value), low: round(interval.low), high: round(interval.high))
     }
 
-    /// `2026-11-26T15-02-11Z-intel-xeon-processor-5bee67c.json`: sorts by date, and says where
-    /// and what ran.
+    /// The scenario `id`, if the run measured it.
+    public func scenario(_ id: String) -> ScenarioRecord? { scenarios.first { $0.id == id } }
+
+    /// `2026-11-26T15-02-11Z-intel-xeon-processor-2-cores-5bee67c.json`: sorts by date, and says
+    /// where and what ran.
     public var fileName: String {
         let date = run.date.replacingOccurrences(of: ":", with: "-")
-        let cpu = run.machine.cpu.lowercased()
-            .replacingOccurrences(of: "(r)", with: "").replacingOccurrences(of: "(tm)", with: "")
-            .split { !$0.isLetter && !$0.isNumber }.prefix(4).joined(separator: "-")
-        return "\(date)-\(cpu)-\(run.commit).json"
+        return "\(date)-\(run.machine.slug)-\(run.commit).json"
     }
 
     /// The record's JSON, with sorted keys; on one line, as a record is written once.
@@ -65,66 +72,65 @@ public struct RunRecord: Codable, Equatable, Sendable {
 
     /// Reads a record, refusing a format version this code does not know.
     public static func decode(from data: Data) throws -> RunRecord {
-        let record = try JSONDecoder().decode(RunRecord.self, from: data)
-        guard record.version == currentVersion else {
-            throw ReportError.unsupportedVersion(found: record.version, expected: currentVersion)
+        struct VersionOnly: Decodable { let version: Int }
+        let version = try JSONDecoder().decode(VersionOnly.self, from: data).version
+        guard version == currentVersion else {
+            throw ReportError.unsupportedRecordVersion(found: version, expected: currentVersion)
         }
-        return record
+        return try JSONDecoder().decode(RunRecord.self, from: data)
     }
 
     /// Every record in `folder`, oldest first; none when the folder does not exist.
     public static func all(in folder: URL) throws -> [RunRecord] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return try names.filter { $0.hasSuffix(".json") }.sorted().map { name in
-            try decode(from: Data(contentsOf: folder.appendingPathComponent(name)))
+            do {
+                return try decode(from: Data(contentsOf: folder.appendingPathComponent(name)))
+            } catch {
+                throw ReportError.unreadableRecord(name: name, reason: "\(error)")
+            }
         }
     }
 }
 
-/// One scenario of a run record.
+/// One scenario of a run record, at its headline size.
 public struct ScenarioRecord: Codable, Equatable, Sendable {
     public var id: String
     public var title: String
-    /// The headline size the ratios are for.
+    /// The headline size the intervals are for.
     public var size: Int
-    /// Contender → its time per unit as a ratio to raw GCD's, with the 95 % interval.
-    public var ratios: [String: Interval]
-}
+    /// "A / B" → A's time over B's with its 95 % interval, for every two contenders that ran, each
+    /// pair once (B over A is its reciprocal).
+    public var pairs: [String: Interval]
 
-/// Which orders of the designs hold across recorded runs.
-public enum RunComparison {
-    /// A statement about two designs on one scenario, over the runs that measured both.
-    public enum Finding: Equatable, Sendable {
-        /// The first is below the second beyond the noise in every run.
-        case alwaysBelow(String, String)
-        /// Below in one run, above in another, both beyond the noise.
-        case reversed(String, String)
+    public init(id: String, title: String, size: Int, pairs: [String: Interval]) {
+        self.id = id
+        self.title = title
+        self.size = size
+        self.pairs = pairs
     }
 
-    /// The findings for `scenario` over `records`, in the designs' order.
-    public static func findings(scenario: String, records: [RunRecord]) -> [Finding] {
-        let designs = records.flatMap(\.designs).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        var findings: [Finding] = []
-        for (index, first) in designs.enumerated() {
-            for second in designs[(index + 1)...] {
-                let pairs = records.compactMap { record -> (Interval, Interval)? in
-                    guard let ratios = record.scenarios.first(where: { $0.id == scenario })?.ratios,
-                        let a = ratios[first], let b = ratios[second]
-                    else { return nil }
-                    return (a, b)
-                }
-                guard !pairs.isEmpty else { continue }
-                let below = pairs.filter { $0.0.isBelow($0.1) }.count
-                let above = pairs.filter { $0.1.isBelow($0.0) }.count
-                if below == pairs.count {
-                    findings.append(.alwaysBelow(first, second))
-                } else if above == pairs.count {
-                    findings.append(.alwaysBelow(second, first))
-                } else if below > 0 && above > 0 {
-                    findings.append(.reversed(first, second))
-                }
-            }
+    static func key(_ first: String, _ second: String) -> String { "\(first) / \(second)" }
+
+    /// `contender`'s time over `yardstick`'s with its 95 % interval, from the process runs that
+    /// measured both, or `nil` when either did not run.
+    public func ratio(_ contender: String, over yardstick: String) -> Interval? {
+        if let interval = pairs[Self.key(contender, yardstick)] { return interval }
+        return pairs[Self.key(yardstick, contender)].map {
+            Interval(value: 1 / $0.value, low: 1 / $0.high, high: 1 / $0.low)
         }
-        return findings
+    }
+}
+
+extension MachineInfo {
+    /// "AMD EPYC, 2 cores": how reports name a machine.
+    public var label: String { "\(cpu), \(cores) core\(cores == 1 ? "" : "s")" }
+
+    /// `amd-epyc-2-cores`: the machine in a file name.
+    var slug: String {
+        let words = cpu.lowercased()
+            .replacingOccurrences(of: "(r)", with: "").replacingOccurrences(of: "(tm)", with: "")
+            .split { !$0.isLetter && !$0.isNumber }.prefix(3)
+        return (words + ["\(cores)", cores == 1 ? "core" : "cores"]).joined(separator: "-")
     }
 }

@@ -27,18 +27,42 @@ struct IntervalTests {
         #expect(drifting.high - drifting.low > 0.5)
     }
 
-    @Test("a rank counts only the contenders wholly below, so overlapping intervals share a rank")
+    @Test("a rank counts only the designs faster beyond the noise by the paired interval, so ties share a rank")
     func ranks() {
-        let places = Ranking.places([
-            ("QN", Interval(value: 6, low: 5.5, high: 6.5)),
-            ("AY", Interval(value: 3.0, low: 2.7, high: 3.3)),
-            ("FBL", Interval(value: 2.6, low: 2.4, high: 2.8)),
-            ("QX", Interval(value: 3.3, low: 2.9, high: 3.6)),
-        ])
+        // Paired intervals: FBL and AY tie, AY and QX tie, FBL is faster than QX, everyone than QN.
+        let pairs: [String: Interval] = [
+            "FBL / AY": Interval(value: 0.9, low: 0.8, high: 1.05),
+            "AY / QX": Interval(value: 0.95, low: 0.85, high: 1.1),
+            "FBL / QX": Interval(value: 0.8, low: 0.7, high: 0.9),
+            "FBL / QN": Interval(value: 0.4, low: 0.3, high: 0.5),
+            "AY / QN": Interval(value: 0.5, low: 0.4, high: 0.6), "QX / QN": Interval(value: 0.55, low: 0.5, high: 0.6),
+        ]
+        let scenario = ScenarioRecord(id: "chain", title: "chain", size: 1, pairs: pairs)
+        let reference = ["FBL": 2.6, "AY": 3.0, "QX": 3.3, "QN": 6.0]
+        let places = Ranking.places(
+            ["QN", "AY", "FBL", "QX"], reference: { reference[$0] }, paired: { scenario.ratio($0, over: $1) })
         #expect(places.map(\.contender) == ["FBL", "AY", "QX", "QN"])
         #expect(places.map(\.rank) == [1, 1, 2, 4])
         #expect(Ranking.text(places) == "1 FBL, AY · 2 QX · 4 QN")
-        #expect(Ranking.ties(places).map { "\($0.0)=\($0.1)" } == ["FBL=AY", "AY=QX"])
+        #expect(Ranking.ties(places) { scenario.ratio($0, over: $1) }.map { "\($0.0)=\($0.1)" } == ["FBL=AY", "AY=QX"])
+    }
+
+    @Test("a paired interval separates what intervals to a third contender cannot: the same process runs' luck cancels")
+    func pairedSeparates() {
+        // Each process run is faster or slower as a whole (the machine's luck), A always 10 % below B.
+        let luck: [Double] = [1, 1.4, 0.8]
+        let a = luck.map { factor in [2.0, 2.01, 1.99, 2.0, 2.02].map { $0 * factor * 0.9 } }
+        let b = luck.map { factor in [2.0, 2.02, 1.98, 2.01, 2.0].map { $0 * factor } }
+        let gcd = [[1.0, 1.01, 0.99, 1, 1], [1.0, 1.01, 0.99, 1, 1], [1.0, 1.01, 0.99, 1, 1]]
+        let toGCD = (
+            a: Bootstrap.pairedRatio(("A", a), over: ("GCD", gcd), context: [])!,
+            b: Bootstrap.pairedRatio(("B", b), over: ("GCD", gcd), context: [])!
+        )
+        #expect(toGCD.a.overlaps(toGCD.b), "to raw GCD, the process runs' luck hides the difference")
+        let paired = Bootstrap.pairedRatio(("A", a), over: ("B", b), context: [])!
+        #expect(paired.order == .below, "A over B from the same runs: \(paired)")
+        let reverse = Bootstrap.pairedRatio(("B", b), over: ("A", a), context: [])!
+        #expect(abs(reverse.value * paired.value - 1) < 1e-12 && abs(reverse.low * paired.high - 1) < 1e-12)
     }
 
     @Test("a limit is met only below the whole interval, missed only under it, and undecided inside it")
@@ -50,32 +74,45 @@ struct IntervalTests {
         #expect(Verdict(interval, limit: 2.4) == .missed)
     }
 
-    @Test("across runs: an order beyond the noise in every run holds; one that flips is named")
+    @Test(
+        "across runs: an order beyond the noise in every run holds; one that flips is named; a left-out run is not asked"
+    )
     func acrossRuns() {
-        func record(_ ratios: [String: Interval]) -> RunRecord {
+        func record(_ pairs: [String: Interval], commit: String) -> RunRecord {
             var record = ReportFixture.record
+            record.run.commit = commit
             record.designs = ["FBL", "AY", "QX"]
-            record.scenarios = [ScenarioRecord(id: "fan-out", title: "fan-out", size: 1, ratios: ratios)]
+            record.scenarios = [ScenarioRecord(id: "fan-out", title: "fan-out", size: 1, pairs: pairs)]
             return record
         }
-        let one = record([
-            "FBL": Interval(value: 1.5, low: 1.4, high: 1.6), "AY": Interval(value: 1.2, low: 1.1, high: 1.3),
-            "QX": Interval(value: 3, low: 2.8, high: 3.2),
-        ])
-        let two = record([
-            "FBL": Interval(value: 2, low: 1.9, high: 2.1), "AY": Interval(value: 2.5, low: 2.4, high: 2.6),
-            "QX": Interval(value: 3, low: 2.8, high: 3.2),
-        ])
+        let one = record(
+            [
+                "FBL / AY": Interval(value: 1.2, low: 1.1, high: 1.3),
+                "FBL / QX": Interval(value: 0.5, low: 0.4, high: 0.6),
+                "AY / QX": Interval(value: 0.4, low: 0.35, high: 0.45),
+            ], commit: "one")
+        let two = record(
+            [
+                "FBL / AY": Interval(value: 0.8, low: 0.7, high: 0.9),
+                "FBL / QX": Interval(value: 0.6, low: 0.5, high: 0.7),
+                "AY / QX": Interval(value: 1.1, low: 1.05, high: 1.2),
+            ], commit: "two")
         #expect(
-            RunComparison.findings(scenario: "fan-out", records: [one, two])
-                == [.reversed("FBL", "AY"), .alwaysBelow("FBL", "QX"), .alwaysBelow("AY", "QX")])
+            Evidence(records: [one, two]).findings(scenario: "fan-out")
+                == [.reversed("FBL", "AY"), .alwaysBelow("FBL", "QX"), .reversed("AY", "QX")])
+        let withoutTwoForAY = Evidence(records: [one, two]) { record, contenders, _ in
+            record.run.commit == "two" && contenders.contains("AY") ? "AY changed" : nil
+        }
+        #expect(
+            withoutTwoForAY.findings(scenario: "fan-out")
+                == [.alwaysBelow("AY", "FBL"), .alwaysBelow("FBL", "QX"), .alwaysBelow("AY", "QX")])
     }
 
     @Test("a record round-trips, and its file name sorts by date and names the machine and commit")
     func recordFile() throws {
         let record = ReportFixture.record
         #expect(try RunRecord.decode(from: record.jsonData()) == record)
-        #expect(record.fileName == "2026-11-21T12-00-00Z-test-cpu-abc1234.json")
+        #expect(record.fileName == "2026-11-21T12-00-00Z-test-cpu-2-cores-abc1234.json")
         #expect(record.scenarios.map(\.id) == ["single", "chain"])
         #expect(record.scenarios[1].size == 100)
     }

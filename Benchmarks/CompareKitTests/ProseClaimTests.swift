@@ -2,112 +2,133 @@ import Foundation
 import Testing
 
 @testable import CompareKit
+@testable import ReportPolicy
 
-/// The reports' prose against the data: every claim holds in the committed run, and every
-/// statement of the design review and the README that compares designs carries a claim.
+/// The prose against the data: every claim of the README and `Reports/` holds in every recorded run
+/// that can speak for it, on every machine, judged on paired intervals; every statement that
+/// compares carries a claim.
 @Suite("Prose claims")
 struct ProseClaimTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let reports = root.appendingPathComponent("Reports")
-    static let designs = ["FBL", "AY", "QX", "QN"]
+    static let policy = RecordPolicy(root: root)
 
-    /// The committed run, as its record.
-    static func committedRun() throws -> RunRecord {
-        try RunRecord(
-            report: BenchmarkReport.decode(from: Data(contentsOf: reports.appendingPathComponent("benchmarks.json"))))
-    }
-
-    /// The prose files that may make claims: every Markdown file of Reports/ and the README.
-    static func proseFiles() throws -> [URL] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".md") }
-        return names.sorted().map { reports.appendingPathComponent($0) } + [root.appendingPathComponent("README.md")]
-    }
-
-    @Test("every claim in Reports/ and the README holds in the committed run")
+    @Test(
+        "every claim holds in every recorded run that can speak for it, and every statement that compares carries one",
+        .enabled(if: policy.hasHistory, "needs a git checkout: a record is left out for the designs changed since"))
     func claimsHold() throws {
-        let run = try Self.committedRun()
-        var count = 0
-        for file in try Self.proseFiles() {
-            for claim in try ProseClaims.claims(in: String(contentsOf: file, encoding: .utf8)) {
-                count += 1
-                let failure = ProseClaims.failure(of: claim, in: run)
-                #expect(failure == nil, "\(file.lastPathComponent): '\(claim)': \(failure ?? "")")
-            }
-        }
-        #expect(count >= 10, "the design review states its rankings as claims")
+        let records = try RunRecord.all(in: Self.root.appendingPathComponent("Reports/runs"))
+        #expect(Set(records.map(\.run.machine.label)).count >= 3, "the records cover several machines")
+        let check = try ClaimCheck.run(root: Self.root, records: records, policy: Self.policy)
+        #expect(check.passed, "\(check.text)")
+        #expect(check.claims >= 20, "the review and the README state their comparisons as claims")
     }
 
-    @Test("every statement of the design review and the README that compares designs carries a claim")
-    func statementsCarryClaims() throws {
-        for name in ["Reports/design-review.md", "README.md"] {
-            let text = try String(contentsOf: Self.root.appendingPathComponent(name), encoding: .utf8)
-            let unbacked = ProseClaims.unbackedStatements(in: text, designs: Self.designs)
-            #expect(
-                unbacked.isEmpty,
-                "\(name): statements that compare designs without a claim:\n\(unbacked.joined(separator: "\n"))")
-        }
-    }
-
-    @Test("the statements an earlier review made fail against the run it quoted")
-    func earlierStatementsFail() throws {
-        // The run of 5bee67c, which the review quoted when it said these.
-        let record = try RunRecord.decode(
-            from: Data(
-                contentsOf: Self.reports.appendingPathComponent(
-                    "runs/2026-11-24T19-52-51Z-intel-xeon-processor-5bee67c.json")))
-        let earlier = [
-            // "FBL … the fastest per fan-out observer" (QX's ratio was lower, and the two tie).
-            "fan-out: FBL < QX",
-            // "AY … above it per fan-out observer" (AY's ratio was lower, and the two tie).
-            "fan-out: FBL < AY",
-            // "three to four times FBL's memory" (384 B against 180 B).
-            "memory: QN / FBL in 3...4",
+    /// A synthetic run of one scenario where FBL is faster than QN beyond the noise and ties AY.
+    static func record(cores: Int = 2) -> RunRecord {
+        var record = ReportFixture.record
+        record.run.machine.cores = cores
+        record.scenarios = [
+            ScenarioRecord(
+                id: "chain", title: "chain", size: 10_000,
+                pairs: [
+                    "FBL / QN": Interval(value: 0.7, low: 0.6, high: 0.8),
+                    "FBL / AY": Interval(value: 0.95, low: 0.85, high: 1.05),
+                    "FBL / GCD": Interval(value: 2.5, low: 2.3, high: 2.7),
+                ])
         ]
-        for text in earlier {
-            let claim = try ProseClaims.parse(text)
-            #expect(ProseClaims.failure(of: claim, in: record) != nil, "\(text) should fail")
-        }
-        // And what the data do say, on the same run.
-        for text in ["fan-out: FBL = QX", "chain: FBL < QN", "memory: QN / FBL in 2...2.2", "chain: QN in 5.9...6.1"] {
-            let failure = ProseClaims.failure(of: try ProseClaims.parse(text), in: record)
-            #expect(failure == nil, "\(text): \(failure ?? "")")
-        }
+        return record
     }
 
-    @Test("claims parse in their four forms, several to a comment, and a malformed one is an error")
+    @Test("an order holds where the paired interval excludes 1, a tie where it holds 1, a range where the value lies")
+    func outcomes() throws {
+        func outcome(_ text: String, cores: Int = 2) throws -> ProseClaims.Outcome {
+            ProseClaims.outcome(of: try ProseClaims.parse(text), in: Self.record(cores: cores), reference: "GCD")
+        }
+        #expect(try outcome("chain: FBL < QN") == .holds)
+        #expect(try outcome("chain: QN < FBL") != .holds)
+        #expect(try outcome("chain: FBL = AY") == .holds)
+        #expect(try outcome("chain: FBL = QN") != .holds)
+        #expect(try outcome("chain: AY = FBL") == .holds, "the reciprocal of a stored pair")
+        #expect(try outcome("chain: QN / FBL in 1.3...1.5") == .holds)
+        #expect(try outcome("chain: FBL in 2.2...2.6") == .holds)
+        #expect(try outcome("chain: FBL in 2.6...3") != .holds)
+        #expect(try outcome("chain on 16 cores: QN < FBL") == .notApplicable("a claim about 16-core machines"))
+        #expect(try outcome("chain on 16 cores: FBL < QN", cores: 16) == .holds)
+        #expect(try outcome("fan-out: FBL < QN") == .notApplicable("the run has no scenario 'fan-out'"))
+    }
+
+    @Test("claims parse in their forms, several to a comment, with a machine; a malformed one is an error")
     func parsing() throws {
         let text =
-            "QN pays twice. <!-- claim: chain: QN / FBL in 1.6...2.6; chain: FBL < QN -->\n"
-            + "<!-- claim: fan-out: FBL = Swift concurrency --> <!-- claim: memory: QX in 300...400 -->"
+            "QN pays more. <!-- claim: chain: QN / FBL in 1.3...1.6; chain: FBL < QN -->\n"
+            + "<!-- claim: fan-out on 2 cores: FBL = Swift concurrency --> <!-- claim: memory: QX in 400...500 -->"
         let claims = try ProseClaims.claims(in: text)
         #expect(
             claims.map(\.kind) == [
-                .ratio("QN", over: "FBL", 1.6...2.6), .below("FBL", "QN"), .tie("FBL", "Swift concurrency"),
-                .value("QX", 300...400),
+                .ratio("QN", over: "FBL", 1.3...1.6), .below("FBL", "QN"), .tie("FBL", "Swift concurrency"),
+                .value("QX", 400...500),
             ])
         #expect(claims.map(\.scenario) == ["chain", "chain", "fan-out", "memory"])
+        #expect(claims.map(\.cores) == [nil, nil, 2, nil])
         #expect(throws: ProseClaims.ParseError.self) { try ProseClaims.claims(in: "<!-- claim: chain FBL < QN -->") }
         #expect(throws: ProseClaims.ParseError.self) { try ProseClaims.claims(in: "<!-- claim: chain: QN in 3 -->") }
+        #expect(throws: ProseClaims.ParseError.self) {
+            try ProseClaims.claims(in: "<!-- claim: chain on two cores: FBL < QN -->")
+        }
     }
 
-    @Test("a statement that compares designs without a claim is found; with one, or in a generated section, it is not")
-    func unbacked() {
+    @Test("a range wider than ±25 % of its middle predicts nothing")
+    func rangeWidth() throws {
+        #expect(try ProseClaims.parse("chain: QN in 3...5").malformation == nil)
+        #expect(try ProseClaims.parse("chain: QN in 3...5.1").malformation != nil)
+        #expect(try ProseClaims.parse("cancel: Swift concurrency in 14...50").malformation != nil)
+        #expect(try ProseClaims.parse("chain: FBL < QN").malformation == nil)
+    }
+
+    @Test("a statement that compares needs a claim, by word or figure; one about some machines says which")
+    func problems() throws {
+        let names = ClaimCheck.names
         let text = """
             # Review
 
             FBL is the fastest per fan-out observer.
 
-            - QN costs twice FBL per link. <!-- claim: chain: QN / FBL in 1.6...2.6 -->
+            - QN takes 30 % longer than FBL per link.
+            - QN costs 1.3× FBL per link. <!-- claim: chain: QN / FBL in 1.1...1.6 -->
+            - FBL is below QN per link on 2 cores. <!-- claim: chain on 2 cores: FBL < QN -->
+            - FBL is below QN per link. <!-- claim: chain on 16 cores: FBL < QN -->
             - AY is untyped.
 
             <!-- BEGIN generated from benchmarks.json -->
             | FBL | 2.6× |
             <!-- END generated -->
             """
-        #expect(
-            ProseClaims.unbackedStatements(in: text, designs: Self.designs) == [
-                "FBL is the fastest per fan-out observer."
-            ])
+        let problems = try ProseClaims.problems(in: text, names: names)
+        #expect(problems.count == 3, "\(problems)")
+        #expect(problems[0].contains("fastest per fan-out"))
+        #expect(problems[1].contains("30 % longer"))
+        #expect(problems[2].hasPrefix("has a claim about 16-core machines"))
+    }
+
+    @Test("a change to comments or blank lines is no change to a design's code")
+    func codeIgnoresComments() {
+        let before = "/// Docs.\nfunc f() {\n    // why\n    return 1 // one\n}\n"
+        let after = "/// Other docs.\n\nfunc f() {\n    return 1\n}\n/* a\n block */\n"
+        #expect(RecordPolicy.code(of: before) == RecordPolicy.code(of: after))
+        #expect(RecordPolicy.code(of: before) != RecordPolicy.code(of: "func f() {\n    return 2\n}\n"))
+    }
+
+    @Test(
+        "a record made before a measurement changed is left out for that contender and scenario only",
+        .enabled(if: policy.hasHistory, "needs a git checkout"))
+    func measurementChanges() throws {
+        var record = Self.record()
+        record.run.commit = "5af898b"
+        let change = try #require(RecordPolicy.measurementChanges.first { $0.contenders == ["Swift concurrency"] })
+        #expect(Self.policy.reason(leaving: record, outFor: ["Swift concurrency", "GCD"], on: "workflow") != nil)
+        #expect(Self.policy.reason(leaving: record, outFor: ["Swift concurrency", "GCD"], on: "chain") == nil)
+        record.run.commit = change.since
+        #expect(Self.policy.reason(leaving: record, outFor: ["Swift concurrency", "GCD"], on: "workflow") == nil)
     }
 }

@@ -91,7 +91,6 @@ enum ReportFixture {
         ]
     )
 
-    /// The fixture's own record, and a second from another machine where FBL and NIO trade places
-    /// on `single`.
+    /// The fixture's own record.
     static let record = RunRecord(report: report)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReportPolicy
 import Testing
 
 @testable import CompareKit
@@ -52,7 +53,9 @@ struct ReportWriterTests {
 
     @Test("the Markdown and the charts match the golden files")
     func goldenFiles() throws {
-        let files = MarkdownReport.files(for: ReportFixture.report, records: [ReportFixture.record])
+        let files = MarkdownReport.files(
+            for: ReportFixture.report,
+            context: .init(evidence: Evidence(records: [ReportFixture.record]), targets: ProjectTargets.table))
         #expect(files.map(\.name) == ["benchmarks.md", "benchmarks-ratios.svg", "benchmarks-chain.svg"])
         for file in files { try check(file.contents, against: file.name) }
     }

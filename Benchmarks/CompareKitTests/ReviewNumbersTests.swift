@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CompareKit
+@testable import ReportPolicy
 
 /// The design review quotes only the committed run: its numbers section is generated from
 /// `benchmarks.json`, and the committed review must hold exactly what the committed JSON renders.

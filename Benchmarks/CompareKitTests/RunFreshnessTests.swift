@@ -1,4 +1,5 @@
 import Foundation
+import ReportPolicy
 import Testing
 
 @testable import CompareKit

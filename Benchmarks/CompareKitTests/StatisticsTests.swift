@@ -1,3 +1,5 @@
+import DesignRegistry
+import ReportPolicy
 import Testing
 
 @testable import CompareKit
@@ -76,49 +78,13 @@ struct FormatTests {
 
 @Suite("Targets")
 struct TargetsTests {
-    static let five = ["single", "chain", "all", "fan-out", "errors"]
-
-    @Test("FBL: 1.5x on single and chain, SwiftNIO as a yardstick on five scenarios, 200 B / 4 allocations")
-    func fblLimits() {
-        let fbl = Targets.limits(for: "FBL")
-        #expect(fbl.ratios == ["single": 1.5, "chain": 1.5])
-        #expect(Set(fbl.relative.keys) == Set(Self.five))
-        #expect(fbl.relative.values.allSatisfy { $0 == Targets.RelativeLimit(contender: "NIO", factor: 1) })
-        #expect(fbl.bytesPerPending == 200 && fbl.allocationsPerPending == 4)
-    }
-
-    @Test("AY: 1.3 times FBL on five scenarios, 256 B / 6 allocations; no fixed ratio")
-    func ayLimits() {
-        let ay = Targets.limits(for: "AY")
-        #expect(ay.ratios.isEmpty)
-        #expect(Set(ay.relative.keys) == Set(Self.five))
-        #expect(ay.relative.values.allSatisfy { $0 == Targets.RelativeLimit(contender: "FBL", factor: 1.3) })
-        #expect(ay.bytesPerPending == 256 && ay.allocationsPerPending == 6)
-    }
-
-    @Test(
-        "QX and QN: twice FBL where their goals say, QN 3x per chain link and 3x a Swift Task on cancellation; a design without goals has none"
-    )
-    func qxQnLimits() {
-        let qx = Targets.limits(for: "QX")
-        #expect(Set(qx.relative.keys) == ["single", "chain", "fan-out", "errors"])
-        #expect(qx.relative.values.allSatisfy { $0 == Targets.RelativeLimit(contender: "FBL", factor: 2) })
-        #expect(qx.bytesPerPending == 384 && qx.allocationsPerPending == 6)
-        let qn = Targets.limits(for: "QN")
-        #expect(qn.ratios == ["chain": 3])
-        #expect(Set(qn.relative.keys) == ["single-2", "single-3", "fan-out", "concurrent", "cancel"])
-        #expect(qn.relative["fan-out"] == Targets.RelativeLimit(contender: "FBL", factor: 2))
-        #expect(qn.relative["cancel"] == Targets.RelativeLimit(contender: "Swift concurrency", factor: 3))
-        #expect(qn.bytesPerPending == 256 && qn.allocationsPerPending == 6)
-        let other = Targets.limits(for: "Fifth")
-        #expect(other.ratios.isEmpty && other.relative.isEmpty && !other.bytesPerPending.isFinite)
-    }
-
-    @Test("every limit names a scenario the targets table shows")
+    @Test("every design has targets, and every limit names a scenario the targets table shows")
     func limitsAreShown() {
-        for design in ["FBL", "AY", "QX", "QN"] {
-            let limits = Targets.limits(for: design)
-            #expect(Set(limits.ratios.keys).union(limits.relative.keys).isSubset(of: Targets.scenarios), "\(design)")
+        let table = ProjectTargets.table
+        #expect(Set(table.limits.keys) == Set(Design.allCases.map(\.rawValue)))
+        for (design, limits) in table.limits {
+            #expect(Set(limits.ratios.keys).union(limits.relative.keys).isSubset(of: table.scenarios), "\(design)")
+            #expect(limits.relative.values.allSatisfy { $0.contender != design }, "\(design) is its own yardstick")
         }
     }
 

@@ -1,3 +1,4 @@
+import CompareKit
 public import Foundation
 
 /// What changed in the designs' code (`Implementations/`) between the commit a run measured and

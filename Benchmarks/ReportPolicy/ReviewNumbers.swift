@@ -1,3 +1,4 @@
+public import CompareKit
 import Foundation
 
 /// The design review's numbers (`Reports/design-review.md`), generated from a benchmark report so

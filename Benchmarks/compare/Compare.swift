@@ -2,6 +2,7 @@ import ArgumentParser
 import CompareKit
 import DesignRegistry
 import Foundation
+import ReportPolicy
 
 /// `swift run -c release compare`: benchmarks every registered design beside the baselines and
 /// peers, runs the Promises/A+ suite for every design, and regenerates `Reports/`.
@@ -23,7 +24,7 @@ struct Compare: ParsableCommand {
             a debug build of compare builds and runs the release build of itself with the same \
             arguments.
             """,
-        subcommands: [Benchmark.self, Conformance.self, Render.self, Record.self]
+        subcommands: [Benchmark.self, Conformance.self, Render.self, Record.self, Claims.self]
     )
 
     @OptionGroup var options: BenchmarkOptions
@@ -253,11 +254,58 @@ struct Record: ParsableCommand {
         guard !recorded.run.quick else {
             throw ValidationError("\(report) is a --quick run: a smoke test, not a record")
         }
+        guard recorded.run.processes > 1 else {
+            throw ValidationError(
+                "\(report) is a run of one process: its intervals would show one process's luck as the noise")
+        }
         try Reports.writeRecord(RunRecord(report: recorded), to: output)
         let current = URL(fileURLWithPath: output).appendingPathComponent("benchmarks.json")
         if let data = try? Data(contentsOf: current) {
             try Reports.writeMarkdown(try BenchmarkReport.decode(from: data), to: output)
         }
+    }
+}
+
+struct Claims: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the claims of the README and Reports/ against every recorded run, and against the runs given.",
+        discussion: """
+            Reads Reports/runs/ and each benchmarks.json given (a fresh run, before it is committed), and \
+            prints every claim a run contradicts, every claim no run can check, and every statement that \
+            compares without a claim. Exits with 1 when there is any. A record is left out of a claim when \
+            the code of a design it names has changed since it ran, or what the tool measures for a \
+            contender it names has; --list-left-out prints those too.
+            """
+    )
+
+    @ParentCommand var compare: Compare
+
+    @Argument(help: "Full runs' benchmarks.json files to check beside the records.")
+    var reports: [String] = []
+
+    @Flag(help: "Also print every record left out of a claim, and why.")
+    var listLeftOut = false
+
+    func validate() throws { try compare.options.rejectBenchmarkOnlyOptions(for: Self._commandName) }
+
+    func run() throws {
+        let root = ReleaseBuild.packageRoot
+        var records = try RunRecord.all(
+            in: root.appendingPathComponent(OutputFolder.reports).appendingPathComponent(RunRecord.folderName))
+        for path in reports {
+            let report: BenchmarkReport
+            do { report = try BenchmarkReport.decode(from: Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+                throw ValidationError("cannot read \(path): \(error)")
+            }
+            guard !report.run.quick else {
+                throw ValidationError("\(path) is a --quick run: a smoke test, not evidence")
+            }
+            records.append(RunRecord(report: report))
+        }
+        let check = try ClaimCheck.run(root: root, records: records, policy: RecordPolicy(root: root))
+        print(check.text)
+        if listLeftOut { print(check.leftOut.map { "left out: \($0)" }.joined(separator: "\n")) }
+        if !check.passed { throw ExitCode.failure }
     }
 }
 
@@ -284,8 +332,16 @@ enum Reports {
     static func writeMarkdown(_ report: BenchmarkReport, to folder: String) throws {
         let url = URL(fileURLWithPath: folder)
         let records = try RunRecord.all(in: url.appendingPathComponent(RunRecord.folderName))
-        let codeSinceRun = CodeSinceRun.compute(since: report.run.commit, root: ReleaseBuild.packageRoot)
-        for file in MarkdownReport.files(for: report, records: records, codeSinceRun: codeSinceRun) {
+        let root = ReleaseBuild.packageRoot
+        let codeSinceRun = CodeSinceRun.compute(since: report.run.commit, root: root)
+        let besideReports =
+            url.standardizedFileURL == root.appendingPathComponent(OutputFolder.reports).standardizedFileURL
+        let context = MarkdownReport.Context(
+            evidence: Evidence(records: records, exclusion: RecordPolicy(root: root).exclusion),
+            targets: ProjectTargets.table,
+            codeSinceRun: codeSinceRun.map { (CodeSinceRun.rowTitle, $0.text) },
+            besideReports: besideReports)
+        for file in MarkdownReport.files(for: report, context: context) {
             try Data(file.contents.utf8).write(to: url.appendingPathComponent(file.name))
         }
         // The design review quotes this run's numbers: rewrite its generated section, if the

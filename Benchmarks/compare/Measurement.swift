@@ -54,9 +54,24 @@ enum Provenance {
         return MachineInfo(
             os: os,
             cpu: model,
-            cores: ProcessInfo.processInfo.activeProcessorCount,
+            cores: usableCores(),
             memoryBytes: ProcessInfo.processInfo.physicalMemory
         )
+    }
+
+    /// The cores this process may run on: its CPU affinity (`taskset` narrows it), read from
+    /// `/proc/self/status`, where `activeProcessorCount` counts every online core.
+    static func usableCores() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }),
+            let list = line.split(separator: ":").last
+        else { return ProcessInfo.processInfo.activeProcessorCount }
+        // "0-3,6": ranges and single cores.
+        let count = list.split(separator: ",").reduce(0) { total, part in
+            let bounds = part.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return total + (bounds.count == 2 ? bounds[1] - bounds[0] + 1 : bounds.count)
+        }
+        return count > 0 ? count : ProcessInfo.processInfo.activeProcessorCount
     }
 
     /// The current commit (`-dirty` with uncommitted changes), or `unknown` outside a git checkout.
