@@ -25,6 +25,17 @@ import Testing
         request.then(on: MainActor.shared) { avatars in avatars.count + self.avatars.count }
     }
 
+    /// `recover` (both forms) and `validate` with main-actor state.
+    func fallback(_ request: FBLPromise<[String]>, cached: FBLPromise<[String]>) -> FBLPromise<[String]> {
+        request
+            .recover(on: MainActor.shared) { error in
+                self.failures.append("\(error)")
+                return cached
+            }
+            .validate(on: MainActor.shared) { avatars in avatars.count >= self.settledCount }
+            .recover(on: MainActor.shared) { _ in self.avatars }
+    }
+
     func reload(_ request: FBLPromise<[String]>, next: FBLPromise<[String]>) -> FBLPromise<[String]> {
         request.then(on: MainActor.shared) { avatars in
             self.avatars = avatars
@@ -69,5 +80,19 @@ struct FBLMainActorTests {
         next.fulfill(["z"])
         #expect(try await awaitOutcome { try await reloaded.value }.get() == ["z"])
         #expect(model.avatars == ["a"])
+    }
+
+    @Test("recover, with a promise or a value, and validate read and write a main-actor class's state")
+    func recovered() async throws {
+        let model = FBLAvatarModel()
+        let fromCache = model.fallback(FBLPromise(TestError(3)), cached: FBLPromise(["cached"]))
+        #expect(try await awaitOutcome { try await fromCache.value }.get() == ["cached"])
+        #expect(model.failures == ["\(TestError(3))"])
+
+        // A value that fails validation is replaced by the value-returning recover.
+        model.avatars = ["kept"]
+        model.settledCount = 5
+        let invalid = model.fallback(FBLPromise(["one"]), cached: FBLPromise(["cached"]))
+        #expect(try await awaitOutcome { try await invalid.value }.get() == ["kept"])
     }
 }

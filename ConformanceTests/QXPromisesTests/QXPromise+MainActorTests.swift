@@ -23,6 +23,18 @@ import Testing
             }
             .finally(on: MainActor.shared) { self.settledCount += 1 }
     }
+
+    /// A progress bar that is main-actor state, as a view model's is.
+    var fraction = 0.0
+    var reportsOnMainQueue: [Bool] = []
+
+    func track(_ download: QXPromise, whenDone done: @escaping @Sendable () -> Void) {
+        download.progress(on: MainActor.shared) { proportion, _ in
+            self.fraction = proportion
+            self.reportsOnMainQueue.append(MainQueue.isCurrent)
+            if proportion == 1 { done() }
+        }
+    }
 }
 
 @Suite("QX: main-actor blocks (on: MainActor.shared)")
@@ -49,5 +61,20 @@ struct QXMainActorTests {
         #expect(model.avatars.isEmpty)
         #expect(model.failures == ["\(TestError(7))"])
         #expect(model.settledCount == 1)
+    }
+
+    @Test("progress reports update a main-actor class's state on the main queue")
+    nonisolated func progress() async throws {
+        let model = QXAvatarModel()
+        let (download, resolver) = QXPromise.pending(on: .global())
+        try await waitUntil("the last report") { done in
+            Task { @MainActor in
+                model.track(download, whenDone: done)
+                resolver.progress(0.5)
+                resolver.progress(1)
+            }
+        }
+        #expect(await model.fraction == 1)
+        #expect(await model.reportsOnMainQueue == [true, true])
     }
 }

@@ -17,7 +17,9 @@ import Dispatch
 // ```
 //
 // Each returns what the queue version returns; `on: MainActor.shared` is `on: .main` with the
-// block isolated to the main actor.
+// block isolated to the main actor. Every block that reacts to a promise has one: `then`, `catch`,
+// `always`, `recover` and `validate`. (The work of `FBLPromise(on:_:)`, `wrap` and `retry` starts
+// at once from the caller, which can pass `.main` and hop itself; `reduce` folds with `then`.)
 
 extension FBLPromise {
     /// `then` with a block isolated to the main actor: it runs on the main queue and may use
@@ -72,5 +74,32 @@ extension FBLPromise {
         _ work: @escaping @MainActor () -> Void
     ) -> FBLPromise<Value> {
         always(on: .main) { MainActor.assumeIsolated { work() } }
+    }
+
+    /// `recover` with a block isolated to the main actor: the promise it returns is adopted.
+    @discardableResult
+    public func recover(
+        on mainActor: MainActor,
+        _ recovery: @escaping @MainActor (any Error) throws -> FBLPromise<Value>
+    ) -> FBLPromise<Value> {
+        recover(on: .main) { error in try MainActor.assumeIsolated { try recovery(error) } }
+    }
+
+    /// `recover` with a value, from a block isolated to the main actor.
+    @discardableResult
+    public func recover(
+        on mainActor: MainActor,
+        _ recovery: @escaping @MainActor (any Error) throws -> Value
+    ) -> FBLPromise<Value> {
+        recover(on: .main) { error in try MainActor.assumeIsolated { try recovery(error) } }
+    }
+
+    /// `validate` with a predicate isolated to the main actor.
+    @discardableResult
+    public func validate(
+        on mainActor: MainActor,
+        _ predicate: @escaping @MainActor (Value) -> Bool
+    ) -> FBLPromise<Value> {
+        validate(on: .main) { value in MainActor.assumeIsolated { predicate(value) } }
     }
 }

@@ -5,7 +5,9 @@ import Dispatch
 // QX's blocks are `@Sendable` and run on a queue (the main queue by default), so a block written
 // in a `@MainActor` class may not touch the class's state. These overloads take a `@MainActor`
 // block: `on: MainActor.shared` runs it on the main queue, as `on: .main` does, and tells the
-// compiler so (`MainActor.assumeIsolated`, checked at run time).
+// compiler so (`MainActor.assumeIsolated`, checked at run time). Every block a user passes to a
+// promise has one: `then`, `catch`, `finally` and `progress`. (A resolver's work runs where the
+// caller starts it; `all` and `retry` take no block.)
 //
 // ```swift
 // @MainActor final class ProfileModel {
@@ -40,5 +42,19 @@ extension QXPromise {
     @discardableResult
     public func finally(on mainActor: MainActor, _ block: @escaping @MainActor () throws -> Void) -> QXPromise {
         finally(on: .main) { try MainActor.assumeIsolated { try block() } }
+    }
+
+    /// `progress` with a handler isolated to the main actor: each report runs it on the main queue,
+    /// where it may update main-actor state (a progress bar of a view model, say).
+    ///
+    /// ```swift
+    /// download(url).progress(on: MainActor.shared) { proportion, _ in self.fraction = proportion }
+    /// ```
+    @discardableResult
+    public func progress(
+        on mainActor: MainActor,
+        _ handler: @escaping @MainActor (_ proportion: Double, _ value: PromiseValue) -> Void
+    ) -> QXPromise {
+        progress(on: .main) { proportion, value in MainActor.assumeIsolated { handler(proportion, value) } }
     }
 }
