@@ -433,7 +433,7 @@ public class FBLPromise<Value: Sendable>: @unchecked Sendable {
     /// on any queue being serviced.
     @inlinable
     final func addObserver(_ observer: @escaping Observer) {
-        let action = machine.withLock { $0.register(SettleOnceCallback(observer)) }
+        let action = machine.withLock { $0.register(FBLObserverCallback(observer)) }
         if case .callNow(let result) = action { observer(result) }
     }
 }
