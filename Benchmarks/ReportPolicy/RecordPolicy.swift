@@ -69,21 +69,81 @@ public struct RecordPolicy: Sendable {
         return nil
     }
 
-    /// The design's Swift files (its module and the shared runtime) whose code, comments and blank
-    /// lines aside, differs between `commit` and the working tree; every one of them when
-    /// `commit` is not in this checkout's history.
+    /// What of the design's code, comments and blank lines aside, differs between `commit` and the
+    /// working tree: the Swift files of its module that changed, and the declarations of the shared
+    /// folders it uses that changed (wherever they moved); everything when `commit` is not in this
+    /// checkout's history.
     func changedFiles(of design: Design, since commit: String) -> [String] {
         cache.value(for: "\(design.rawValue)@\(commit)") {
-            let folders = ["Implementations/\(design.moduleName)"] + Self.sharedFolders
-            guard git(["cat-file", "-e", commit + "^{commit}"]) != nil,
-                let names = git(["diff", "--name-only", commit, "--"] + folders)
-            else { return ["(commit \(commit) is not in this checkout)"] }
-            return names.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".swift") }.filter { path in
-                let old = git(["show", "\(commit):\(path)"]) ?? ""
-                let new = (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)) ?? ""
-                return Self.code(of: old) != Self.code(of: new)
+            guard git(["cat-file", "-e", commit + "^{commit}"]) != nil else {
+                return ["(commit \(commit) is not in this checkout)"]
+            }
+            let module = "Implementations/\(design.moduleName)"
+            let ownFiles = swiftFiles(changedIn: [module], since: commit).filter { path in
+                Self.code(of: git(["show", "\(commit):\(path)"]) ?? "") != Self.code(of: current(path))
+            }
+            let ownSource = swiftFiles(in: module, at: nil).map(current).joined(separator: "\n")
+            let before = Self.declarations(
+                of: Self.sharedFolders.flatMap { swiftFiles(in: $0, at: commit) }.map {
+                    git(["show", "\(commit):\($0)"]) ?? ""
+                })
+            let after = Self.declarations(
+                of: Self.sharedFolders.flatMap { swiftFiles(in: $0, at: nil) }.map(current))
+            let shared = Set(before.keys).union(after.keys).sorted().filter { name in
+                before[name] != after[name] && Self.uses(ownSource, name)
+            }
+            return ownFiles + shared.map { "the shared `\($0)`" }
+        }
+    }
+
+    /// The Swift files under `folder` at `commit`, or in the working tree when `commit` is `nil`.
+    private func swiftFiles(in folder: String, at commit: String?) -> [String] {
+        guard let commit else {
+            let names =
+                FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)?
+                .compactMap { $0 as? String } ?? []
+            return names.filter { $0.hasSuffix(".swift") }.sorted().map { "\(folder)/\($0)" }
+        }
+        return (git(["ls-tree", "-r", "--name-only", commit, "--", folder]) ?? "").split(separator: "\n")
+            .map(String.init).filter { $0.hasSuffix(".swift") }
+    }
+
+    /// The Swift files under `folders` that differ between `commit` and the working tree.
+    private func swiftFiles(changedIn folders: [String], since commit: String) -> [String] {
+        (git(["diff", "--name-only", commit, "--"] + folders) ?? "").split(separator: "\n").map(String.init)
+            .filter { $0.hasSuffix(".swift") }
+    }
+
+    private func current(_ path: String) -> String {
+        (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)) ?? ""
+    }
+
+    /// The top-level declarations of `sources` by the name they declare (an extension by the type it
+    /// extends), each with its code: so a declaration that moved to another file is unchanged.
+    static func declarations(of sources: [String]) -> [String: [String]] {
+        let header = try! NSRegularExpression(
+            pattern: #"^(?:@\w+(?:\([^)]*\))?\s+|(?:public|package|internal|fileprivate|private|final|open)\s+)*"#
+                + #"(?:struct|enum|class|protocol|actor|extension|func|typealias|let|var)\s+([A-Za-z_]\w*)"#)
+        var declarations: [String: [String]] = [:]
+        for source in sources {
+            var name: String?
+            for line in code(of: source) {
+                let range = NSRange(line.startIndex..., in: line)
+                if let match = header.firstMatch(in: line, range: range),
+                    let found = Range(match.range(at: 1), in: line),
+                    !line.hasPrefix(" ")
+                {
+                    name = String(line[found])
+                }
+                if let name { declarations[name, default: []].append(line) }
             }
         }
+        return declarations
+    }
+
+    /// Whether `source` mentions `name` as a word.
+    static func uses(_ source: String, _ name: String) -> Bool {
+        source.range(of: "\\b\(name)\\b", options: .regularExpression) != nil
     }
 
     /// Whether `commit` includes `change` (is it or comes after it).
@@ -93,12 +153,14 @@ public struct RecordPolicy: Sendable {
         } == ["yes"]
     }
 
-    /// A Swift file's code: its lines without comments, blank lines or indentation, so that a
-    /// change to the comments alone is no change.
+    /// A Swift file's code: its lines without comments or blank lines, trimmed at the end, so that a
+    /// change to the comments alone is no change. (Indentation is kept: it tells a top-level
+    /// declaration from a member.)
     static func code(of source: String) -> [String] {
         var lines: [String] = []
         var inBlockComment = false
         for line in source.split(separator: "\n") {
+            let indent = line.prefix { $0 == " " }
             var text = line.trimmingCharacters(in: .whitespaces)
             if inBlockComment {
                 guard let end = text.range(of: "*/") else { continue }
@@ -114,7 +176,7 @@ public struct RecordPolicy: Sendable {
             if !text.contains("\""), let comment = text.range(of: " //") {
                 text = String(text[..<comment.lowerBound])
             }
-            lines.append(text)
+            lines.append(indent + text)
         }
         return lines
     }
