@@ -178,8 +178,8 @@ let benchmarkTargets: [Target] = [
         name: "AllocationCounting",
         path: "Benchmarks/AllocationCounting"
     ),
-    // Stripped prototypes of two designs' contracts (the floors by experiment,
-    // Reports/performance.md), which `compare` times and the cost counters count beside the designs.
+    // Stripped prototypes of two designs' contracts (the floors, Reports/performance.md), which the
+    // cost counters count beside the designs.
     .target(
         name: "FloorPrototypes",
         dependencies: ["PromiseRuntime"],
@@ -189,8 +189,7 @@ let benchmarkTargets: [Target] = [
     .executableTarget(
         name: "compare",
         dependencies: [
-            "CompareKit", "DesignRegistry", "FloorPrototypes", "PromiseRuntime", "ReportPolicy", "SharedPromiseTypes",
-            "APlusSuite",
+            "CompareKit", "DesignRegistry", "PromiseRuntime", "ReportPolicy", "SharedPromiseTypes",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

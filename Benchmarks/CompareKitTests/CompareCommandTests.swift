@@ -37,12 +37,12 @@ struct CompareCommandTests {
         let (status, help) = try Self.runCompare(["--help"])
         #expect(status == 0)
         for option in [
-            "--quick", "--scenario", "--design", "--processes", "--repetitions", "--skip-conformance", "--output",
+            "--quick", "--scenario", "--design", "--processes", "--repetitions", "--output",
         ] {
             #expect(help.contains(option), "\(option) missing from compare --help")
         }
         let subcommands = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
-        for subcommand in ["benchmark", "conformance", "render", "record"] {
+        for subcommand in ["render", "record", "claims"] {
             #expect(subcommands.contains("  \(subcommand) "), "\(subcommand) missing from the subcommands")
         }
     }
@@ -83,9 +83,9 @@ struct CompareCommandTests {
             "\(contenders.count) contenders share \(SVGChart.styles.count) styles")
     }
 
-    @Test("render and conformance take only --output: a benchmark option there is refused, not ignored")
+    @Test("the subcommands take only --output: a benchmark option there is refused, not ignored")
     func subcommandsRefuseBenchmarkOptions() throws {
-        for arguments in [["render", "--quick"], ["conformance", "--scenario", "chain"]] {
+        for arguments in [["render", "--quick"], ["claims", "--scenario", "chain"]] {
             let (status, output) = try Self.runCompare(arguments)
             #expect(status == 64, "\(arguments)")
             #expect(output.contains("takes only --output"), "\(arguments): \(output)")

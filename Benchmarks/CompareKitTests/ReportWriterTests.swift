@@ -60,37 +60,6 @@ struct ReportWriterTests {
         for file in files { try check(file.contents, against: file.name) }
     }
 
-    @Test("the conformance matrix matches its golden file and splices between its markers")
-    func conformanceMatrix() throws {
-        let matrix = ConformanceMatrix(
-            designs: ["FBL", "AY"],
-            rows: [
-                .init(clause: "2.1.2", cases: 6, passed: ["FBL": 6, "AY": 6]),
-                .init(clause: "2.3.3", cases: 504, passed: ["FBL": 504, "AY": 503]),
-                .init(clause: "Additions", cases: 12, passed: ["FBL": 12, "AY": 12]),
-            ],
-            seconds: ["FBL": 11.2, "AY": 10.9],
-            failures: ["AY": ["2.3.3: some case: failed([\"late\"])"]],
-            provenance: "2026-11-21 (Linux, 2 cores, Swift 6.3.1)"
-        )
-        let fresh = matrix.splice(into: "")
-        try check(fresh, against: "conformance.md")
-
-        let handWritten = "# Title\n\nIntro.\n\n" + matrix.markdown + "\n\n## Notes kept\n\nText.\n"
-        let updated = ConformanceMatrix(
-            designs: ["FBL"],
-            rows: [.init(clause: "2.1.2", cases: 6, passed: ["FBL": 6])],
-            seconds: ["FBL": 1],
-            failures: [:],
-            provenance: "later"
-        )
-        let spliced = updated.splice(into: handWritten)
-        #expect(spliced.hasPrefix("# Title\n\nIntro.\n\n"))
-        #expect(spliced.hasSuffix("\n\n## Notes kept\n\nText.\n"))
-        #expect(spliced.contains("on later:"))
-        #expect(!spliced.contains("503"))
-    }
-
     @Test("chart axes cover whole decades")
     func decades() {
         #expect(SVGChart.decades([15, 900]) == (1, 3))

@@ -2,9 +2,9 @@ public import Dispatch
 public import Foundation
 public import PromiseRuntime
 
-// The floor experiment's last variant (`compare`'s Experiments/FBLFloor.swift): FBL's contract, with observers that cost
-// no allocation. `Floor` allocates four times per chain link: the promise, its observer closure,
-// and GCD's closure and block for the callback. The observer closure needs a context because it
+// FBL's contract, stripped to what a chain of `Int`s needs, with observers that cost no allocation
+// (the floor experiments before it, in HISTORY.md, allocated four times per chain link: the
+// promise, its observer closure, and GCD's closure and block for the callback). The observer closure needs a context because it
 // captures three values (the queue, the block, the next promise); a closure that captures a single
 // native object uses that object as its context and allocates nothing. Here the promise a `then`
 // returns holds its queue and block as fields, so its observer captures only that promise, and a

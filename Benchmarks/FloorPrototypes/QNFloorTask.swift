@@ -28,8 +28,7 @@ import PromiseRuntime
 // every call, which QN's erased core avoids and a first version of this prototype spent 30 % of
 // its chain's profile on), `then` (adoption), serial and parallel tasks.
 //
-// Run: swift run -c release compare --scenario chain --scenario errors --scenario fan-out \
-//     --design QN --design Floor+weak --design Floor-QN --skip-conformance --output /tmp/qnfloor
+// Counted beside QN: swift run -c release InstructionCounter check --only QN --only Floor-QN
 
 /// Three outcomes, as QN's.
 public enum QNFloorOutcome: Sendable {

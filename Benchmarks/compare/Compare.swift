@@ -16,15 +16,14 @@ struct Compare: ParsableCommand {
         abstract: "Benchmark the promise designs against baselines and peers, and regenerate Reports/.",
         discussion: """
             With no subcommand, runs every scenario for every contender in \
-            \(OutputFolder.Run.defaultProcesses) independent processes, then the Promises/A+ suite for \
-            every design, and writes benchmarks.json, benchmarks.md, its SVG charts, conformance.md \
-            and the run's record in runs/ into Reports/. A narrowed run (--scenario, --design, \
-            --quick, --processes or --repetitions) writes to \(OutputFolder.partialRunFolder) unless \
-            --output names another folder, and never into Reports/. Timings need an optimised build: \
-            a debug build of compare builds and runs the release build of itself with the same \
-            arguments.
+            \(OutputFolder.Run.defaultProcesses) independent processes and writes benchmarks.json, \
+            benchmarks.md, its SVG charts and the run's record in runs/ into Reports/ (the Promises/A+ \
+            results are `swift test`'s). A narrowed run (--scenario, --design, --quick, --processes or \
+            --repetitions) writes to \(OutputFolder.partialRunFolder) unless --output names another \
+            folder, and never into Reports/. Timings need an optimised build: a debug build of compare \
+            builds and runs the release build of itself with the same arguments.
             """,
-        subcommands: [Benchmark.self, Conformance.self, Render.self, Record.self, Claims.self]
+        subcommands: [Render.self, Record.self, Claims.self]
     )
 
     @OptionGroup var options: BenchmarkOptions
@@ -33,18 +32,6 @@ struct Compare: ParsableCommand {
 }
 
 extension Scenario: ExpressibleByArgument {}
-
-/// `compare benchmark`: the root command under its own name. The options are the root's (an
-/// option is the root's wherever it stands on the command line), so it reads them from there.
-struct Benchmark: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Measure the scenarios (the default), then run the A+ suite, and write the reports."
-    )
-
-    @ParentCommand var compare: Compare
-
-    func run() throws { try compare.options.run() }
-}
 
 /// The options of a benchmark run.
 struct BenchmarkOptions: ParsableArguments {
@@ -59,7 +46,7 @@ struct BenchmarkOptions: ParsableArguments {
     @Option(
         name: .customLong("design"),
         help:
-            "Run only this contender (repeatable): \(allContenders.map(\.info.name).joined(separator: ", ")). GCD always runs: ratios need it. Experiments, run only when named: \(experimentalContenders.map(\.info.name).joined(separator: ", "))."
+            "Run only this contender (repeatable): \(allContenders.map(\.info.name).joined(separator: ", ")). GCD always runs: ratios need it."
     )
     var designs: [String] = []
 
@@ -84,9 +71,6 @@ struct BenchmarkOptions: ParsableArguments {
     @Option(help: .hidden)
     var processRunIndex = 0
 
-    @Flag(help: "Skip the Promises/A+ run and leave conformance.md as it is.")
-    var skipConformance = false
-
     @Option(
         help: """
             The folder the reports are written to (default: Reports for the full run, \
@@ -107,10 +91,10 @@ struct BenchmarkOptions: ParsableArguments {
         if let processes, processes < 1 {
             throw ValidationError("--processes must be at least 1 (got \(processes)).")
         }
-        let known = Set((allContenders + experimentalContenders).map { $0.info.name.lowercased() })
+        let known = Set(allContenders.map { $0.info.name.lowercased() })
         for name in designs where !known.contains(name.lowercased()) {
             throw ValidationError(
-                "Unknown contender '\(name)'. Known: \((allContenders + experimentalContenders).map(\.info.name).joined(separator: ", "))."
+                "Unknown contender '\(name)'. Known: \(allContenders.map(\.info.name).joined(separator: ", "))."
             )
         }
         do {
@@ -120,15 +104,13 @@ struct BenchmarkOptions: ParsableArguments {
         }
     }
 
-    /// For `conformance` and `render`, which only read `--output`: the benchmark's options would be
-    /// accepted where they stand and silently ignored.
+    /// For the subcommands, which only read `--output`: the benchmark's options would be accepted
+    /// where they stand and silently ignored.
     func rejectBenchmarkOnlyOptions(for command: String) throws {
-        if quick || !scenarios.isEmpty || !designs.isEmpty || processes != nil || repetitions != nil
-            || skipConformance
-        {
+        if quick || !scenarios.isEmpty || !designs.isEmpty || processes != nil || repetitions != nil {
             throw ValidationError(
-                "compare \(command) takes only --output; --quick, --scenario, --design, --processes, --repetitions "
-                    + "and --skip-conformance are for a benchmark run.")
+                "compare \(command) takes only --output; --quick, --scenario, --design, --processes and --repetitions "
+                    + "are for a benchmark run.")
         }
     }
 
@@ -142,7 +124,7 @@ struct BenchmarkOptions: ParsableArguments {
                 scenarios: scenarios.isEmpty ? Scenario.allCases : Scenario.allCases.filter(scenarios.contains),
                 contenders: allContenders.filter {
                     wanted.isEmpty || wanted.contains($0.info.name.lowercased()) || $0.info.name == "GCD"
-                } + experimentalContenders.filter { wanted.contains($0.info.name.lowercased()) },
+                },
                 repetitions: repetitions ?? (quick ? 3 : OutputFolder.Run.defaultRepetitions),
                 warmups: 1,
                 quick: quick,
@@ -154,7 +136,6 @@ struct BenchmarkOptions: ParsableArguments {
             let output = try OutputFolder.folder(explicit: output, for: outputRun)
             let isFull = outputRun.isFull
             let processes = processes ?? (quick ? 1 : OutputFolder.Run.defaultProcesses)
-            let skipConformance = skipConformance
             let arguments = Array(CommandLine.arguments.dropFirst())
             let command = (["swift run -c release compare"] + arguments).joined(separator: " ")
             runOffMain {
@@ -178,29 +159,8 @@ struct BenchmarkOptions: ParsableArguments {
                 // Only a full run is a record: a narrowed one measured other things.
                 if isFull { try Reports.writeRecord(RunRecord(report: report), to: output) }
                 try Reports.writeBenchmarks(report, to: output)
-                if !skipConformance { try Reports.writeConformance(to: output) }
             }
         #endif
-    }
-}
-
-struct Conformance: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Run the Promises/A+ suite for every design and update the matrix in conformance.md.",
-        discussion: "The folder is compare's --output (default Reports): `compare --output /tmp/x conformance`."
-    )
-
-    /// The root's options: `--output` names the folder (default Reports).
-    @ParentCommand var compare: Compare
-
-    func validate() throws { try compare.options.rejectBenchmarkOnlyOptions(for: Self._commandName) }
-
-    func run() throws {
-        let output = compare.options.output ?? OutputFolder.reports
-        runOffMain {
-            try Reports.prepare(output)
-            try Reports.writeConformance(to: output)
-        }
     }
 }
 
@@ -353,16 +313,6 @@ enum Reports {
             try Data(updated.utf8).write(to: review)
             log("updated the numbers in \(folder)/design-review.md")
         }
-    }
-
-    static func writeConformance(to folder: String) throws {
-        let matrix = try ConformanceRun.matrix(for: Design.allCases.map(ConformanceSubject.init), progress: log)
-        let url = URL(fileURLWithPath: folder).appendingPathComponent("conformance.md")
-        let existing = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        try Data(matrix.splice(into: existing).utf8).write(to: url)
-        log("wrote \(folder)/conformance.md")
-        let failed = matrix.failures.values.reduce(0) { $0 + $1.count }
-        if failed > 0 { throw BenchmarkError.invalidArgument("\(failed) Promises/A+ cases failed: see conformance.md") }
     }
 
     static func log(_ message: String) {

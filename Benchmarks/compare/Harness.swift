@@ -25,12 +25,13 @@ final class Harness {
     func measureScenarios() throws -> [ScenarioResult] {
         var results: [ScenarioResult] = []
         for (index, scenario) in plan.scenarios.enumerated() {
-            let contenders = plan.contenders.compactMap { contender in
-                contender.scenarios[scenario].map { (contender: contender, run: $0) }
-            }
+            // A contender that sits the scenario out says so at its first warm-up, and is not asked again.
+            var contenders = plan.contenders
             var sizes: [SizeResult] = []
             for size in scenario.sizes(quick: plan.quick) {
-                sizes.append(try measure(scenario, size: size, contenders: contenders, number: index + 1))
+                let (result, running) = try measure(scenario, size: size, contenders: contenders, number: index + 1)
+                sizes.append(result)
+                contenders = running
             }
             results.append(
                 ScenarioResult(
@@ -72,9 +73,10 @@ final class Harness {
         var metrics: [String: Double]
     }
 
+    /// One size of `scenario`: its result, and the contenders that ran it (the others sit it out).
     private func measure(
-        _ scenario: Scenario, size: Int, contenders: [(contender: any Contender, run: ScenarioRun)], number: Int
-    ) throws -> SizeResult {
+        _ scenario: Scenario, size: Int, contenders candidates: [any Contender], number: Int
+    ) throws -> (SizeResult, [any Contender]) {
         let inputs = Inputs(size: size)
         let repeats = scenario.repeats(size: size, quick: plan.quick)
         let units = scenario.units(size: size) * repeats
@@ -83,12 +85,18 @@ final class Harness {
         // The untimed warm-up runs first; it checks the result (every run does) and counts the
         // allocations, so a 100,000-link cell costs one extra run, not two.
         var allocations: [String: Double] = [:]
-        for (contender, run) in contenders {
+        var contenders: [any Contender] = []
+        for contender in candidates {
             report("\(label): \(contender.info.name) check, warm-up and allocation count")
             let meter = AllocationMeter()
-            for _ in 0..<plan.warmups {
-                try meter.measure { _ = try runOnce(contender, run, scenario, inputs, repeats: repeats) }
+            do {
+                for _ in 0..<plan.warmups {
+                    try meter.measure { _ = try runOnce(contender, scenario, inputs, repeats: repeats) }
+                }
+            } catch is SitsOut {
+                continue
             }
+            contenders.append(contender)
             if AllocationMeter.isAvailable {
                 allocations[contender.info.name] = Double(meter.allocations) / Double(units * plan.warmups)
             }
@@ -103,14 +111,14 @@ final class Harness {
         var order = SplitMix64(seed: Bootstrap.seed(String(size), String(number), String(plan.processRun)))
         for repetition in 0..<plan.repetitions {
             report("\(label): repetition \(repetition + 1)/\(plan.repetitions)")
-            for (contender, run) in contenders.shuffled(using: &order) {
+            for contender in contenders.shuffled(using: &order) {
                 Quiet.wait()
                 samples[contender.info.name, default: []].append(
-                    try runOnce(contender, run, scenario, inputs, repeats: repeats))
+                    try runOnce(contender, scenario, inputs, repeats: repeats))
             }
         }
         let twoPhase = scenario == .chain || scenario == .errors
-        let cells = contenders.map { contender, _ -> Cell in
+        let cells = contenders.map { contender -> Cell in
             let name = contender.info.name
             let own = samples[name] ?? []
             return Cell(
@@ -122,18 +130,20 @@ final class Harness {
                 metrics: own.last.flatMap { $0.metrics.isEmpty ? nil : $0.metrics }
             )
         }
-        return SizeResult(size: size, units: units, cells: cells)
+        return (SizeResult(size: size, units: units, cells: cells), contenders)
     }
 
     /// Runs the scenario `repeats` times and checks every result.
     private func runOnce(
-        _ contender: any Contender, _ run: ScenarioRun, _ scenario: Scenario, _ inputs: Inputs, repeats: Int
-    ) throws -> Sample {
+        _ contender: any Contender, _ scenario: Scenario, _ inputs: Inputs, repeats: Int
+    ) throws
+        -> Sample
+    {
         var sample = Sample(total: 0, build: 0, fire: 0, metrics: [:])
         let expected = scenario.expectedChecksum(size: inputs.size)
         for _ in 0..<repeats {
             let clock = PhaseClock()
-            let checksum = try run(inputs, clock)
+            let checksum = try scenario.run(on: contender, inputs, clock)
             let phases = clock.phases(until: .now)
             guard checksum == expected else {
                 throw BenchmarkError.wrongResult(

@@ -126,6 +126,14 @@ final class PhaseClock: Sendable {
     func markFinished() { marks.withLock { $0.finished = .now } }
     func record(_ metric: String, _ value: Double) { marks.withLock { $0.metrics[metric] = value } }
 
+    /// Ends a cancellation run once the benchmark thread has the final callback's value: stops the
+    /// clock, records how many steps still ran, and returns the checksum (1 if it ended cancelled).
+    func cancellation(cancelled: Bool, stepsRun: Int) -> Int {
+        markFinished()
+        record("stepsRun", Double(stepsRun))
+        return cancelled ? 1 : 0
+    }
+
     /// `(build, fire)` in seconds up to `end`, or up to the finished mark if the contender set
     /// one; build is 0 when the contender marked no phase.
     func phases(until end: ContinuousClock.Instant) -> (build: Double, fire: Double, metrics: [String: Double]) {

@@ -2,6 +2,10 @@ import AYPromises
 import CompareKit
 import Dispatch
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "[AYPromises](../Implementations/AYPromises): closure-property chaining, untyped values, `thenOn(queue)`"
+
 /// The AY design: untyped values, closure-property operators (`thenOn(queue) { }`, `catchOn`),
 /// `AYPromise.all` / `race` (first *fulfilled*). No cancellation.
 ///
@@ -9,33 +13,12 @@ import Dispatch
 /// its block (which would cost a main-queue hop per promise). Values are untyped (`Any?`), so
 /// blocks cast.
 struct AYContender: Contender {
-    let info = ContenderInfo(
-        name: "AY",
-        kind: .design,
-        summary:
-            "[AYPromises](../Implementations/AYPromises): closure-property chaining, untyped values, `thenOn(queue)`"
-    )
+    let info = ContenderInfo(name: "AY", kind: .design, summary: summary)
 
     private let serial = DispatchQueue(label: "compare.ay.serial")
     private let concurrentQueue = DispatchQueue(label: "compare.ay.concurrent", attributes: .concurrent)
 
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try single(inputs, blocks: 3) },
-            .concurrent: concurrent,
-            .fanOut: fanOut,
-            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .first: first,
-            .workflow: { inputs, _ in try workflow(inputs) },
-            .checkout: { inputs, _ in try checkout(inputs) },
-        ]
-    }
-
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
         let done = Countdown(inputs.size)
         for _ in 0..<inputs.size {
@@ -46,7 +29,7 @@ struct AYContender: Contender {
         return try done.sum("AY single")
     }
 
-    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let deferreds = (0..<inputs.size).map { _ in AYPromise.pending() }
         for deferred in deferreds {
@@ -57,7 +40,7 @@ struct AYContender: Contender {
         return try done.sum("AY concurrent")
     }
 
-    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let root = AYPromise.pending()
         for _ in 0..<inputs.size { root.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) } }
@@ -67,7 +50,7 @@ struct AYContender: Contender {
     }
 
     /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let serial = self.serial
         let root = AYPromise.pending()
         var last = root.promise
@@ -80,7 +63,7 @@ struct AYContender: Contender {
         return try result.take("AY chain")
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let deferreds = (0..<n).map { _ in AYPromise.pending() }
         let result = Handoff<Int>()
@@ -93,7 +76,7 @@ struct AYContender: Contender {
         return try result.take("AY all")
     }
 
-    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let deferreds = (0..<inputs.size).map { _ in AYPromise.pending() }
         let result = Handoff<Int>()
         AYPromise.race(deferreds.map(\.promise)).thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
@@ -103,7 +86,7 @@ struct AYContender: Contender {
         return try result.take("AY first")
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
         var total = AYPromise.resolve(0)
         for user in 0..<inputs.size {
@@ -124,7 +107,7 @@ struct AYContender: Contender {
         return try wait(total, "AY workflow")
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
         var total = AYPromise.resolve(0)
         for order in 0..<inputs.size {

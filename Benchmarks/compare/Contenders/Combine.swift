@@ -3,6 +3,10 @@ import Dispatch
 import OpenCombine
 import OpenCombineDispatch
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "OpenCombine's `Future` (the Combine API on Linux): `receive(on:)` a dispatch queue, `sink`, `flatMap`, `collect`, `first`"
+
 /// The Combine peer: `Future`, Combine's one promise type, through OpenCombine (the Combine API
 /// on Linux), written the way Combine code is.
 ///
@@ -30,12 +34,7 @@ import OpenCombineDispatch
 /// inside `cancel()`, which calls `handleEvents(receiveCancel:)` on the way), so its latency is one
 /// hop and the call.
 struct CombineContender: Contender {
-    let info = ContenderInfo(
-        name: "Combine",
-        kind: .peer,
-        summary:
-            "OpenCombine's `Future` (the Combine API on Linux): `receive(on:)` a dispatch queue, `sink`, `flatMap`, `collect`, `first`"
-    )
+    let info = ContenderInfo(name: "Combine", kind: .peer, summary: summary)
 
     private let serial = DispatchQueue(label: "compare.combine.serial")
     /// `concurrent`'s queues: `receive(on:)` needs a serial scheduler (it schedules a value and
@@ -51,24 +50,7 @@ struct CombineContender: Contender {
         concurrentLanes = (0..<2).map { DispatchQueue(label: "compare.combine.concurrent.\($0)", target: concurrent) }
     }
 
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try single(inputs, blocks: 3) },
-            .concurrent: concurrent,
-            .fanOut: fanOut,
-            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .first: first,
-            .workflow: { inputs, _ in try workflow(inputs) },
-            .checkout: { inputs, _ in try checkout(inputs) },
-            .cancel: cancel,
-        ]
-    }
-
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial.ocombine
         let done = Countdown(inputs.size)
         var subscriptions: [AnyCancellable] = []
@@ -87,7 +69,7 @@ struct CombineContender: Contender {
         return try withExtendedLifetime(subscriptions) { try done.sum("Combine single") }
     }
 
-    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let pendings = (0..<inputs.size).map { _ in pending(Int.self) }
         var subscriptions: [AnyCancellable] = []
@@ -102,7 +84,7 @@ struct CombineContender: Contender {
         return try withExtendedLifetime(subscriptions) { try done.sum("Combine concurrent") }
     }
 
-    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let (root, fulfil) = pending(Int.self)
         var subscriptions: [AnyCancellable] = []
@@ -117,7 +99,7 @@ struct CombineContender: Contender {
     }
 
     /// `chain` (the root fulfils) and `errors` (it fails and every link passes the failure on).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let (root, settle) = pending(Int.self)
         var subscriptions: [AnyCancellable] = []
         subscriptions.reserveCapacity(inputs.size + 1)
@@ -137,7 +119,7 @@ struct CombineContender: Contender {
         return try withExtendedLifetime(subscriptions) { try result.take("Combine chain") }
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let pendings = (0..<n).map { _ in pending(Int.self) }
         let result = Handoff<Int>()
@@ -158,7 +140,7 @@ struct CombineContender: Contender {
         return try withExtendedLifetime(subscription) { try result.take("Combine all") }
     }
 
-    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let pendings = (0..<inputs.size).map { _ in pending(Int.self) }
         let result = Handoff<Int>()
         let subscription = pendings.publisher
@@ -172,7 +154,7 @@ struct CombineContender: Contender {
         return try withExtendedLifetime(subscription) { try result.take("Combine first") }
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         var total = Just(0).eraseToAnyPublisher()
         for user in 0..<inputs.size {
             total = total.flatMap { sum in
@@ -188,7 +170,7 @@ struct CombineContender: Contender {
         return try wait(total, "Combine workflow")
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         var total = Just(0).eraseToAnyPublisher()
         for order in 0..<inputs.size {
             total = total.flatMap { sum in
@@ -208,7 +190,7 @@ struct CombineContender: Contender {
         return try wait(total, "Combine checkout")
     }
 
-    private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let serial = self.serial.ocombine
         let midway = Midway()
         let stepsRun = AtomicCounter()
@@ -232,10 +214,7 @@ struct CombineContender: Contender {
             // another thread races with it (Apple's Combine allows it).
             serial.schedule { subscription.cancel() }
         }
-        let cancelled = try finished.take("Combine cancel")
-        clock.markFinished()
-        clock.record("stepsRun", Double(stepsRun.count))
-        return cancelled ? 1 : 0
+        return clock.cancellation(cancelled: try finished.take("Combine cancel"), stepsRun: stepsRun.count)
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

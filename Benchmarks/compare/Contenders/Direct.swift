@@ -1,34 +1,21 @@
 import CompareKit
 import PromiseRuntime
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "the scenario's closures called directly on the benchmark thread: no queue, no promise (the floor)"
+
 /// The floor: the same callbacks called directly, with no queue and no promise.
 ///
 /// It shows what the work itself costs (the closures, the countdown), so that every other column
 /// reads as "work plus machinery".
 struct DirectContender: Contender {
-    let info = ContenderInfo(
-        name: "Direct",
-        kind: .baseline,
-        summary: "the scenario's closures called directly on the benchmark thread: no queue, no promise (the floor)"
-    )
+    let info = ContenderInfo(name: "Direct", kind: .baseline, summary: summary)
 
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try single(inputs, blocks: 3) },
-            .concurrent: { inputs, clock in try callbacks(inputs, clock, fanOut: false) },
-            .fanOut: { inputs, clock in try callbacks(inputs, clock, fanOut: true) },
-            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .first: first,
-            .workflow: { inputs, _ in try workflow(inputs) },
-            .checkout: { inputs, _ in try checkout(inputs) },
-        ]
-    }
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int { try callbacks(inputs, clock, fanOut: false) }
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int { try callbacks(inputs, clock, fanOut: true) }
 
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let done = Countdown(inputs.size)
         let step: @Sendable (Int) -> Int = { $0 + 1 }
         for _ in 0..<inputs.size {
@@ -52,7 +39,7 @@ struct DirectContender: Contender {
 
     /// `chain` (the first link gets a value) and `errors` (it gets an error, which every link
     /// passes on).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let links: [@Sendable (Result<Int, ChainError>) -> Result<Int, ChainError>] = (0..<inputs.size).map { _ in
             { $0.map { $0 + 1 } }
         }
@@ -66,7 +53,7 @@ struct DirectContender: Contender {
         }
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         // One handler per input, as `all` registers one observer per input, storing under a
         // lock as GCD's baseline does.
@@ -80,7 +67,7 @@ struct DirectContender: Contender {
         return list.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1
     }
 
-    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         // The winner's handler is called, the others are dropped.
         let (handlers, result) = raceHandlers(count: inputs.size)
         clock.markBuilt()
@@ -89,7 +76,7 @@ struct DirectContender: Contender {
         return try result.take("direct first")
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         var total = 0
         for user in 0..<inputs.size {
             for contact in Services.contacts(of: user) { total += Services.avatarSize(of: contact) }
@@ -97,7 +84,7 @@ struct DirectContender: Contender {
         return total
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         var total = 0
         for order in 0..<inputs.size {
             do {

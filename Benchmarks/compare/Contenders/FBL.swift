@@ -2,36 +2,17 @@ import CompareKit
 import Dispatch
 import FBLPromises
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "[FBLPromises](../Implementations/FBLPromises): GCD observers, typed `FBLPromise<Value>`, `then(on:)`"
+
 /// google/promises' design: typed `FBLPromise<Value>`, `then(on:)` with explicit queues, `all`,
 /// `race`, `recover`. No cancellation.
-struct FBLContender: Contender {
-    let info = ContenderInfo(
-        name: "FBL",
-        kind: .design,
-        summary: "[FBLPromises](../Implementations/FBLPromises): GCD observers, typed `FBLPromise<Value>`, `then(on:)`"
-    )
+struct FBLContender: Contender, HasQueues {
+    let info = ContenderInfo(name: "FBL", kind: .design, summary: summary)
+    let queues = ContenderQueues("fbl")
 
-    private let serial = DispatchQueue(label: "compare.fbl.serial")
-    private let concurrentQueue = DispatchQueue(label: "compare.fbl.concurrent", attributes: .concurrent)
-    private let io = DispatchQueue(label: "compare.fbl.io", attributes: .concurrent)
-
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try single(inputs, blocks: 3) },
-            .concurrent: concurrent,
-            .fanOut: fanOut,
-            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .first: first,
-            .workflow: { inputs, _ in try workflow(inputs) },
-            .checkout: { inputs, _ in try checkout(inputs) },
-        ]
-    }
-
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
         let done = Countdown(inputs.size)
         for _ in 0..<inputs.size {
@@ -42,7 +23,7 @@ struct FBLContender: Contender {
         return try done.sum("FBL single")
     }
 
-    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let promises = (0..<inputs.size).map { _ in FBLPromise<Int>.pending() }
         for promise in promises { promise.then(on: concurrentQueue) { done.tick($0 * 2) } }
@@ -51,7 +32,7 @@ struct FBLContender: Contender {
         return try done.sum("FBL concurrent")
     }
 
-    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let root = FBLPromise<Int>.pending()
         for _ in 0..<inputs.size { root.then(on: serial) { done.tick($0) } }
@@ -61,7 +42,7 @@ struct FBLContender: Contender {
     }
 
     /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let serial = self.serial
         let root = FBLPromise<Int>.pending()
         var last = root
@@ -74,7 +55,7 @@ struct FBLContender: Contender {
         return try result.take("FBL chain")
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let promises = (0..<n).map { _ in FBLPromise<Int>.pending() }
         let result = Handoff<Int>()
@@ -86,7 +67,7 @@ struct FBLContender: Contender {
         return try result.take("FBL all")
     }
 
-    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let promises = (0..<inputs.size).map { _ in FBLPromise<Int>.pending() }
         let result = Handoff<Int>()
         FBLPromises.race(on: serial, promises).then(on: serial) { result.put($0) }
@@ -96,7 +77,7 @@ struct FBLContender: Contender {
         return try result.take("FBL first")
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
         var total = FBLPromise(0)
         for user in 0..<inputs.size {
@@ -113,7 +94,7 @@ struct FBLContender: Contender {
         return try wait(total, "FBL workflow")
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
         var total = FBLPromise(0)
         for order in 0..<inputs.size {

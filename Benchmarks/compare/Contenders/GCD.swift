@@ -2,45 +2,24 @@ import CompareKit
 import Dispatch
 import PromiseRuntime
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "completion handlers on raw GCD with the same queues and hops as the promises (every ratio's denominator)"
+
 /// The practical floor: the same shape of work and the same queue hops as the promises, written
 /// with completion handlers and raw GCD. Every ratio in the report is taken against this column.
-struct GCDContender: Contender {
-    let info = ContenderInfo(
-        name: "GCD",
-        kind: .baseline,
-        summary:
-            "completion handlers on raw GCD with the same queues and hops as the promises (every ratio's denominator)"
-    )
+struct GCDContender: Contender, HasQueues {
+    let info = ContenderInfo(name: "GCD", kind: .baseline, summary: summary)
+    let queues = ContenderQueues("gcd")
 
-    private let serial = DispatchQueue(label: "compare.gcd.serial")
-    private let concurrentQueue = DispatchQueue(label: "compare.gcd.concurrent", attributes: .concurrent)
-    private let io = DispatchQueue(label: "compare.gcd.io", attributes: .concurrent)
-
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try single(inputs, blocks: 3) },
-            .concurrent: concurrent,
-            .fanOut: fanOut,
-            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .first: first,
-            .workflow: { inputs, _ in try workflow(inputs) },
-            .checkout: { inputs, _ in try checkout(inputs) },
-            .cancel: cancel,
-        ]
-    }
-
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
         let done = Countdown(inputs.size)
         for _ in 0..<inputs.size { hop(1, remaining: blocks, on: serial, done: done) }
         return try done.sum("GCD single")
     }
 
-    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let callbacks: [@Sendable (Int) -> Void] = (0..<inputs.size).map { _ in { done.tick($0 * 2) } }
         clock.markBuilt()
@@ -48,7 +27,7 @@ struct GCDContender: Contender {
         return try done.sum("GCD concurrent")
     }
 
-    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let observers: [@Sendable (Int) -> Void] = (0..<inputs.size).map { _ in { done.tick($0) } }
         clock.markBuilt()
@@ -58,7 +37,7 @@ struct GCDContender: Contender {
 
     /// `chain` (the first step gets a value) and `errors` (it gets an error, which every step
     /// passes on).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let serial = self.serial
         // A linked list of steps; each step runs its block and dispatches the next one.
         let links: [@Sendable (Result<Int, ChainError>) -> Result<Int, ChainError>] = (0..<inputs.size).map { _ in
@@ -75,7 +54,7 @@ struct GCDContender: Contender {
         }
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let group = DispatchGroup()
         let values = PromiseMutex([Int?](repeating: nil, count: n))
@@ -95,7 +74,7 @@ struct GCDContender: Contender {
         return try result.take("GCD all")
     }
 
-    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         // The winner's completion handler is dispatched when it settles, the others dropped.
         let (handlers, result) = raceHandlers(count: inputs.size)
         clock.markBuilt()
@@ -104,19 +83,19 @@ struct GCDContender: Contender {
         return try result.take("GCD first")
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         let done = Handoff<Int>()
         runWorkflows(from: 0, count: inputs.size, total: 0, done: done)
         return try done.take("GCD workflow")
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         let done = Handoff<Int>()
         runCheckouts(from: 0, count: inputs.size, total: 0, done: done)
         return try done.take("GCD checkout")
     }
 
-    private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let serial = self.serial
         let cancelled = AtomicFlag()
         let midway = Midway()
@@ -129,9 +108,7 @@ struct GCDContender: Contender {
             _ = cancelled.set()
         }
         let outcome = try finished.take("GCD cancel")
-        clock.markFinished()
-        clock.record("stepsRun", Double(outcome.steps))
-        return outcome.cancelled ? 1 : 0
+        return clock.cancellation(cancelled: outcome.cancelled, stepsRun: outcome.steps)
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {

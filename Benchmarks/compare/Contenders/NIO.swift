@@ -3,6 +3,10 @@ import Dispatch
 import NIOCore
 import NIOPosix
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "SwiftNIO `EventLoopFuture`: one event loop as the serial queue, a 2-thread group as the concurrent one"
+
 /// A production peer: SwiftNIO's `EventLoopFuture` / `EventLoopPromise`, the future most Swift
 /// server code uses.
 ///
@@ -10,34 +14,14 @@ import NIOPosix
 /// queue, a two-thread group the concurrent queue, and another loop the I/O service. NIO has no
 /// race operator and no cancellation, so `first` and `cancel` are not run.
 final class NIOContender: Contender {
-    let info = ContenderInfo(
-        name: "NIO",
-        kind: .peer,
-        summary:
-            "SwiftNIO `EventLoopFuture`: one event loop as the serial queue, a 2-thread group as the concurrent one"
-    )
+    let info = ContenderInfo(name: "NIO", kind: .peer, summary: summary)
 
     private let serialGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let concurrentGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
     private let ioGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private var loop: any EventLoop { serialGroup.next() }
 
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try self.single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try self.single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try self.single(inputs, blocks: 3) },
-            .concurrent: concurrent,
-            .fanOut: fanOut,
-            .chain: { inputs, clock in try self.chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try self.chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .workflow: { inputs, _ in try self.workflow(inputs) },
-            .checkout: { inputs, _ in try self.checkout(inputs) },
-        ]
-    }
-
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let loop = self.loop
         let done = Countdown(inputs.size)
         for _ in 0..<inputs.size {
@@ -48,7 +32,7 @@ final class NIOContender: Contender {
         return try done.sum("NIO single")
     }
 
-    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let promises = (0..<inputs.size).map { _ in concurrentGroup.next().makePromise(of: Int.self) }
         try submitAndWait(on: concurrentGroup.next()) {
@@ -59,7 +43,7 @@ final class NIOContender: Contender {
         return try done.sum("NIO concurrent")
     }
 
-    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let loop = self.loop
         let done = Countdown(n)
@@ -73,7 +57,7 @@ final class NIOContender: Contender {
     }
 
     /// `chain` (the root succeeds) and `errors` (it fails and every link is skipped).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let n = inputs.size
         let loop = self.loop
         let root = loop.makePromise(of: Int.self)
@@ -93,7 +77,7 @@ final class NIOContender: Contender {
         return try result.take("NIO chain")
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let loop = self.loop
         let promises = (0..<n).map { _ in loop.makePromise(of: Int.self) }
@@ -108,7 +92,7 @@ final class NIOContender: Contender {
         return try result.take("NIO all")
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         let n = inputs.size
         let loop = self.loop
         let io = ioGroup.next()
@@ -134,7 +118,7 @@ final class NIOContender: Contender {
         return try sizes.wait()
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         let n = inputs.size
         let loop = self.loop
         let io = ioGroup.next()

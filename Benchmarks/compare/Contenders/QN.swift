@@ -2,39 +2,18 @@ import CompareKit
 import Dispatch
 import QNTasks
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "[QNTasks](../Implementations/QNTasks): cancellable tasks; links are continuations (`map`), `all`/`first` parallel tasks, workflows serial tasks"
+
 /// The QN design: lazily started, cancellable tasks. A link is a continuation (`map`: one task per
 /// link), `all` and `first` are parallel tasks, a pending promise is a manual task, and the
 /// workflows and the cancellation scenario are serial tasks, as QN code composes them.
-struct QNContender: Contender {
-    let info = ContenderInfo(
-        name: "QN",
-        kind: .design,
-        summary:
-            "[QNTasks](../Implementations/QNTasks): cancellable tasks; links are continuations (`map`), `all`/`first` parallel tasks, workflows serial tasks"
-    )
+struct QNContender: Contender, HasQueues {
+    let info = ContenderInfo(name: "QN", kind: .design, summary: summary)
+    let queues = ContenderQueues("qn")
 
-    private let serial = DispatchQueue(label: "compare.qn.serial")
-    private let concurrentQueue = DispatchQueue(label: "compare.qn.concurrent", attributes: .concurrent)
-    private let io = DispatchQueue(label: "compare.qn.io", attributes: .concurrent)
-
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try single(inputs, blocks: 3) },
-            .concurrent: concurrent,
-            .fanOut: fanOut,
-            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .first: first,
-            .workflow: { inputs, _ in try workflow(inputs) },
-            .checkout: { inputs, _ in try checkout(inputs) },
-            .cancel: cancel,
-        ]
-    }
-
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
         let done = Countdown(inputs.size)
         for _ in 0..<inputs.size {
@@ -45,7 +24,7 @@ struct QNContender: Contender {
         return try done.sum("QN single")
     }
 
-    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let pendings = (0..<inputs.size).map { _ in QNAsyncManualTask<Int>() }
         for pending in pendings {
@@ -56,7 +35,7 @@ struct QNContender: Contender {
         return try done.sum("QN concurrent")
     }
 
-    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let root = QNAsyncManualTask<Int>()
         for _ in 0..<inputs.size { root.map(on: serial) { $0 }.start(on: serial) { done.tick($0.value ?? -1) } }
@@ -66,7 +45,7 @@ struct QNContender: Contender {
     }
 
     /// `chain` (the root succeeds) and `errors` (it fails and every link is skipped).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let serial = self.serial
         let root = QNAsyncManualTask<Int>()
         var chain: QNAsyncTask<Int> = root
@@ -84,7 +63,7 @@ struct QNContender: Contender {
         return try result.take("QN chain")
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let pendings = (0..<n).map { _ in QNAsyncManualTask<Int>() }
         let result = Handoff<Int>()
@@ -97,7 +76,7 @@ struct QNContender: Contender {
         return try result.take("QN all")
     }
 
-    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let pendings = (0..<inputs.size).map { _ in QNAsyncManualTask<Int>() }
         let result = Handoff<Int>()
         QNAsyncParallelTask(firstSuccessOf: pendings).start(on: serial) { result.put($0.value ?? -1) }
@@ -107,7 +86,7 @@ struct QNContender: Contender {
         return try result.take("QN first")
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
         let workflows = QNAsyncSerialTask<Int>(
             queue: serial,
@@ -119,7 +98,7 @@ struct QNContender: Contender {
         return try wait(workflows, "QN workflow")
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
         let checkouts = QNAsyncSerialTask<Int>(
             queue: serial,
@@ -134,7 +113,7 @@ struct QNContender: Contender {
         return try wait(checkouts, "QN checkout")
     }
 
-    private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let serial = self.serial
         let stepsRun = AtomicCounter()
         let midway = Midway()
@@ -158,10 +137,7 @@ struct QNContender: Contender {
             clock.restart()
             task.cancel()
         }
-        let cancelled = try finished.take("QN cancel")
-        clock.markFinished()
-        clock.record("stepsRun", Double(stepsRun.count))
-        return cancelled ? 1 : 0
+        return clock.cancellation(cancelled: try finished.take("QN cancel"), stepsRun: stepsRun.count)
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
@@ -199,7 +175,7 @@ struct QNContender: Contender {
     }
 
     /// Get the user, then the contacts, then every avatar in parallel; the result is the sum of sizes.
-    private func workflow(user: Int) -> QNAsyncSerialTask<Int> {
+    func workflow(user: Int) -> QNAsyncSerialTask<Int> {
         QNAsyncSerialTask(
             queue: serial,
             buildBlocks: [
@@ -219,7 +195,7 @@ struct QNContender: Contender {
     }
 
     /// Order, then pay (fails for one order in ten), then check.
-    private func checkout(order: Int) -> QNAsyncSerialTask<Int> {
+    func checkout(order: Int) -> QNAsyncSerialTask<Int> {
         QNAsyncSerialTask(
             queue: serial,
             buildBlocks: [

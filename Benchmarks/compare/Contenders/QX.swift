@@ -2,35 +2,17 @@ import CompareKit
 import Dispatch
 import QXPromises
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "[QXPromises](../Implementations/QXPromises): chaining by observing the previous promise's `state` key"
+
 /// The QX design: each `then` makes a link that observes the previous promise's `state` key
 /// through QX's KVO-like observable. Untyped values; `all`, `catch`, no race, no cancellation.
-struct QXContender: Contender {
-    let info = ContenderInfo(
-        name: "QX",
-        kind: .design,
-        summary: "[QXPromises](../Implementations/QXPromises): chaining by observing the previous promise's `state` key"
-    )
+struct QXContender: Contender, HasQueues {
+    let info = ContenderInfo(name: "QX", kind: .design, summary: summary)
+    let queues = ContenderQueues("qx")
 
-    private let serial = DispatchQueue(label: "compare.qx.serial")
-    private let concurrentQueue = DispatchQueue(label: "compare.qx.concurrent", attributes: .concurrent)
-    private let io = DispatchQueue(label: "compare.qx.io", attributes: .concurrent)
-
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try single(inputs, blocks: 3) },
-            .concurrent: concurrent,
-            .fanOut: fanOut,
-            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .workflow: { inputs, _ in try workflow(inputs) },
-            .checkout: { inputs, _ in try checkout(inputs) },
-        ]
-    }
-
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let serial = self.serial
         let done = Countdown(inputs.size)
         for _ in 0..<inputs.size {
@@ -44,7 +26,7 @@ struct QXContender: Contender {
         return try done.sum("QX single")
     }
 
-    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let pendings = (0..<inputs.size).map { _ in QXPromise.pending(on: concurrentQueue) }
         for pending in pendings {
@@ -58,7 +40,7 @@ struct QXContender: Contender {
         return try done.sum("QX concurrent")
     }
 
-    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let root = QXPromise.pending(on: serial)
         for _ in 0..<inputs.size {
@@ -73,7 +55,7 @@ struct QXContender: Contender {
     }
 
     /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let serial = self.serial
         let root = QXPromise.pending(on: serial)
         var last = root.promise
@@ -96,7 +78,7 @@ struct QXContender: Contender {
         return try result.take("QX chain")
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let pendings = (0..<n).map { _ in QXPromise.pending(on: serial) }
         let result = Handoff<Int>()
@@ -110,7 +92,7 @@ struct QXContender: Contender {
         return try result.take("QX all")
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
         var total = QXPromise(fulfilledWith: 0, on: serial)
         for user in 0..<inputs.size {
@@ -129,7 +111,7 @@ struct QXContender: Contender {
         return try wait(total, "QX workflow")
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
         var total = QXPromise(fulfilledWith: 0, on: serial)
         for order in 0..<inputs.size {

@@ -2,6 +2,10 @@ import CompareKit
 import Dispatch
 import PromiseRuntime
 
+/// The contender's line in the report's table of contenders.
+private let summary =
+    "async/await, task groups and `Task`s on the global executor, the workflows on an actor whose executor is a serial queue; pending values are continuations"
+
 /// The peer most new Swift code reaches for: structured concurrency (async functions, task
 /// groups, `Task`s), driven from the benchmark thread by one bridging wait per repetition.
 ///
@@ -11,12 +15,7 @@ import PromiseRuntime
 /// one task (that is how the language spells them); a chain link is a `Task` awaiting the
 /// previous one, the closest analogue of a promise.
 struct SwiftConcurrencyContender: Contender {
-    let info = ContenderInfo(
-        name: "Swift concurrency",
-        kind: .peer,
-        summary:
-            "async/await, task groups and `Task`s on the global executor, the workflows on an actor whose executor is a serial queue; pending values are continuations"
-    )
+    let info = ContenderInfo(name: "Swift concurrency", kind: .peer, summary: summary)
 
     private let io = DispatchQueue(label: "compare.swift.io", attributes: .concurrent)
     /// The workflows run on an actor whose executor is a serial queue, so that every `await` of a
@@ -24,24 +23,7 @@ struct SwiftConcurrencyContender: Contender {
     /// after every call (and as app code on an actor or the main actor does).
     private let workflows = Workflows(executor: SerialQueueExecutor(label: "compare.swift.serial"))
 
-    var scenarios: [Scenario: ScenarioRun] {
-        [
-            .single: { inputs, _ in try single(inputs, blocks: 1) },
-            .single2: { inputs, _ in try single(inputs, blocks: 2) },
-            .single3: { inputs, _ in try single(inputs, blocks: 3) },
-            .concurrent: concurrent,
-            .fanOut: fanOut,
-            .chain: { inputs, clock in try chain(inputs, clock, rejecting: false) },
-            .errors: { inputs, clock in try chain(inputs, clock, rejecting: true) },
-            .all: all,
-            .first: first,
-            .workflow: { inputs, _ in try workflow(inputs) },
-            .checkout: { inputs, _ in try checkout(inputs) },
-            .cancel: cancel,
-        ]
-    }
-
-    private func single(_ inputs: Inputs, blocks: Int) throws -> Int {
+    func single(_ inputs: Inputs, blocks: Int) throws -> Int {
         let n = inputs.size
         return try blockingAwait("Swift single") {
             await withTaskGroup(of: Int.self) { group in
@@ -57,7 +39,7 @@ struct SwiftConcurrencyContender: Contender {
         }
     }
 
-    private func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let slots = (0..<inputs.size).map { _ in AsyncSlot() }
         let done = Countdown(inputs.size)
         let registered = Countdown(inputs.size)
@@ -73,7 +55,7 @@ struct SwiftConcurrencyContender: Contender {
         return try done.sum("Swift concurrent")
     }
 
-    private func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let root = AsyncSlot()
         let done = Countdown(inputs.size)
         let registered = Countdown(inputs.size)
@@ -90,7 +72,7 @@ struct SwiftConcurrencyContender: Contender {
     }
 
     /// `chain` (the root succeeds) and `errors` (it fails and every link rethrows).
-    private func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
+    func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let root = AsyncSlot()
         var last = Task<Int, any Error> { try await root.value }
         for _ in 0..<inputs.size {
@@ -107,7 +89,7 @@ struct SwiftConcurrencyContender: Contender {
         }
     }
 
-    private func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let n = inputs.size
         let slots = (0..<n).map { _ in AsyncSlot() }
         let result = Handoff<Int>()
@@ -127,7 +109,7 @@ struct SwiftConcurrencyContender: Contender {
         return try result.take("Swift all")
     }
 
-    private func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         // A task group returns the first child to finish; the others must still finish before
         // the group returns, so they are settled with an error once the winner is known.
         let slots = (0..<inputs.size).map { _ in AsyncSlot() }
@@ -157,17 +139,17 @@ struct SwiftConcurrencyContender: Contender {
         return try result.take("Swift first")
     }
 
-    private func workflow(_ inputs: Inputs) throws -> Int {
+    func workflow(_ inputs: Inputs) throws -> Int {
         let (n, io, workflows) = (inputs.size, io, workflows)
         return try blockingAwait("Swift workflow") { await workflows.users(n, io: io) }
     }
 
-    private func checkout(_ inputs: Inputs) throws -> Int {
+    func checkout(_ inputs: Inputs) throws -> Int {
         let (n, io, workflows) = (inputs.size, io, workflows)
         return try blockingAwait("Swift checkout") { await workflows.checkouts(n, io: io) }
     }
 
-    private func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
+    func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let io = self.io
         let midway = Midway()
         let task = Task { () -> (cancelled: Bool, steps: Int) in
@@ -185,9 +167,7 @@ struct SwiftConcurrencyContender: Contender {
             task.cancel()
         }
         let outcome = try blockingAwait("Swift cancel") { await task.value }
-        clock.markFinished()
-        clock.record("stepsRun", Double(outcome.steps))
-        return outcome.cancelled ? 1 : 0
+        return clock.cancellation(cancelled: outcome.cancelled, stepsRun: outcome.steps)
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
