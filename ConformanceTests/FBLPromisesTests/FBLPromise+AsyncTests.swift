@@ -65,4 +65,11 @@ struct FBLAsyncTests {
         let adoptingFailure = FBLPromise<any Sendable>(on: .global()) { fulfill, _ in fulfill(failing) }
         #expect(try await error(of: adoptingFailure) as? TestError == TestError(9))
     }
+
+    @Test("a promise typed to hold promises fulfils with the promise it is given, not its value")
+    func holdsPromises() async throws {
+        let inner = FBLPromise<Int>(5)
+        let outer = FBLPromise<FBLPromise<Int>>(on: .global()) { fulfill, _ in fulfill(inner) }
+        #expect(try await value(of: outer) === inner)
+    }
 }

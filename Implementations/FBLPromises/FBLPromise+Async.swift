@@ -40,10 +40,12 @@ extension FBLPromise {
             })
     }
 
-    /// `async`'s `fulfill`: adopts `value` if it is an FBL promise, fulfils with it otherwise.
+    /// `async`'s `fulfill`: adopts `value` if it is an FBL promise, fulfils with it otherwise. A
+    /// promise whose `Value` is itself a thenable type holds such values: it fulfils with them, as
+    /// ``resolve(_:on:)-(Value,_)`` does.
     final func fulfill(adopting value: Value, on queue: DispatchQueue) {
         // A value of a type found plain before is no promise: no cast at all.
-        if fblPlainTypes.contains(type(of: value)) {
+        if fblPlainTypes.contains(type(of: value)) || Self.holdsThenables {
             fulfill(value)
         } else if let promise = value as? FBLPromise<Value> {
             resolve(promise, on: queue)
