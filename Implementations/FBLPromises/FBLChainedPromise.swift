@@ -8,8 +8,7 @@ public import PromiseRuntime
 /// An observer closure that captured the queue, the step and the new promise would need a context
 /// of its own, one allocation per link. The closure this promise registers captures only the
 /// promise, and a closure that captures one native object uses that object as its context: a
-/// link allocates the promise, and GCD's closure and block for the callback, and nothing else
-/// (Reports/performance.md, "FBL's node promise").
+/// link allocates the promise, and GCD's closure and block for the callback, and nothing else.
 ///
 /// The step is taken out under the promise's lock when it runs, so it is freed once it has run, as
 /// an observer closure would be: a promise kept by an object that its own step captures is not a
@@ -37,8 +36,8 @@ final class FBLChainedPromise<Input: Sendable, Value: Sendable>: FBLPromise<Valu
     /// Where the step runs, and where a promise it returns is observed.
     @usableFromInline let queue: DispatchQueue
     /// Guarded by `machine`'s lock: set once by the initialiser, taken out by the one callback.
-    /// The lock is what makes access exclusive, so the runtime's own check is left out (it cost
-    /// about 110 instructions per link, Reports/performance.md).
+    /// The lock is what makes access exclusive, so the runtime's own check, which every link would
+    /// pay, is left out.
     @usableFromInline @exclusivity(unchecked) var step: Step?
 
     @inlinable

@@ -23,7 +23,7 @@ extension FBLPromise {
         _ work: @escaping Then<Result>
     ) -> FBLPromise<Result> {
         // The new promise holds `work` and observes this one itself: no observer closure to
-        // allocate (the hot path of every chain, measured in Reports/performance.md).
+        // allocate (this is the hot path of every chain).
         FBLChainedPromise.observing(self, on: queue, step: .then(work))
     }
 

@@ -52,7 +52,7 @@ public class FBLPromise<Value: Sendable>: @unchecked Sendable {
     ///
     /// `deinit` reads it to skip the lock for a settled promise, which is nearly every promise:
     /// a deinitializer of a generic class runs unspecialised, and taking the lock there cost a
-    /// generic-metadata lookup per freed promise (about a tenth of a chain link, measured).
+    /// generic-metadata lookup per freed promise.
     @usableFromInline let mayBePending: Atomic<Bool>
 
     #if DEBUG

@@ -3,7 +3,7 @@
 ///
 /// A class holding the weak reference, not a `weak` payload in the state: a weak reference cannot
 /// be copied as plain bytes, so with one in an enum case every copy of the state goes through the
-/// runtime's generic value witnesses (a chain link slower by a tenth when it was measured). The
+/// runtime's generic value witnesses, on every chain link. The
 /// box is allocated only when a promise adopts another.
 public final class FollowedPromise<Promise: AnyObject & Sendable>: Sendable {
     public weak let promise: Promise?

@@ -28,7 +28,7 @@
 /// its own scope, nested again. (Every design once handed a copy to a global-queue block for the
 /// same purpose: when the block ran before the caller's scope ended, easy on a loaded machine, the
 /// caller's release was the last one, and a dropped 100,000-link chain overflowed the stack in
-/// about one test run in seven; see Reports/reliability.md.)
+/// some test runs.)
 ///
 /// Each thread has at most one loop, found through a pthread key and touched only by that thread,
 /// so no lock is needed.

@@ -11,7 +11,7 @@ public import Synchronization
 ///
 /// `handoff` is the first stored property so that its offset does not depend on `Value`:
 /// unspecialised code reaches it without a generic-metadata lookup, which under ThreadSanitizer
-/// serialises every lock of every design (Reports/reliability.md).
+/// serialises every lock of every design.
 public struct PromiseMutex<Value: ~Copyable>: ~Copyable, Sendable {
     /// Carries the happens-before edge from one critical section to the next; first on purpose.
     @usableFromInline let handoff = Atomic<Bool>(false)

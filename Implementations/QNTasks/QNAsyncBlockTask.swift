@@ -36,7 +36,8 @@ public final class QNAsyncBlockTask<Result: Sendable>: QNAsyncTask<Result>, @unc
     /// cancelled meanwhile), so a started task that finished no longer keeps what the block
     /// captured. A task cancelled before it was started keeps it until it is freed.
     ///
-    /// No lock: see the class's `@unchecked Sendable` note. A lock here cost 32 bytes per task.
+    /// No lock: see the class's `@unchecked Sendable` note. A lock here would make every task
+    /// larger.
     private var work: StoredWork?
 
     /// The closure in a struct, so that the optional stores it as written (see `QNOneShot`).

@@ -59,7 +59,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// The source, until the continuation starts: held strongly while nothing else runs it.
     /// Guarded by the task's lock (`machine`), as `step` is: one lock for everything a link does.
     ///
-    /// Typed, one word: an existential here took two (Reports/performance.md), and nothing
+    /// Typed, one word: an existential here took two, and nothing
     /// on the hot path needs one (the source's methods are final and take their type from it).
     private var unstarted: QNAsyncTask<Input>?
     /// The source once the continuation started it, for as long as it lives (not cleared when it
@@ -195,7 +195,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
 
     /// A step given to the public initialiser, with the typed outcome. Out of line: with the typed
     /// outcome's type in `sourceFinished`, its metadata was looked up on entry for every `map` link
-    /// too (about 330 instructions, Reports/performance.md).
+    /// too.
     @inline(never)
     private func run(_ step: Step, with outcome: QNAnyOutcome) {
         step(outcome.typed(), self)
@@ -208,8 +208,8 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         guard machine.holdsStep else { return nil }
         machine.holdsStep = false
         // Not `step.take()`: this method runs unspecialised, and the generic `take()` looked up
-        // the step's type and its optional's (about 1,000 instructions a link,
-        // Reports/performance.md); a `Continuation` holds only closures, so moving it needs none.
+        // the step's type and its optional's on every link; a `Continuation` holds only closures,
+        // so moving it needs no lookup.
         let taken = step
         step = nil
         return taken

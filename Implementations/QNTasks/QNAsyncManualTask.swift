@@ -37,7 +37,8 @@ public final class QNAsyncManualTask<Result: Sendable>: QNAsyncTask<Result>, @un
     /// whoever will complete the task, and so the task itself. A task completed or cancelled
     /// before it was started never runs the block and keeps it until it is freed.
     ///
-    /// No lock: see the class's `@unchecked Sendable` note. A lock here cost 32 bytes per task.
+    /// No lock: see the class's `@unchecked Sendable` note. A lock here would make every task
+    /// larger.
     private var starter: StoredStarter?
 
     /// The closure in a struct, so that the optional stores it as written (see `QNOneShot`).

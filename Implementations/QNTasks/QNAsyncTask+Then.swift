@@ -47,8 +47,7 @@ extension QNAsyncTask {
     ///   - transform: Maps the result.
     /// - Returns: A ready task of the mapped result.
     // Inlinable, as `then` above: made in the caller's specialised code, the continuation's class
-    // is found through a cached accessor, not a generic-metadata lookup per link (about 340
-    // instructions, Reports/performance.md).
+    // is found through a cached accessor, not a generic-metadata lookup per link.
     @inlinable
     public func map<Next: Sendable>(
         on queue: DispatchQueue = .main,

@@ -35,8 +35,8 @@ enum QNDrain {
     }
 
     /// The per-thread list of pending work. Only ever touched by the thread it belongs to, which
-    /// is what makes each access exclusive: the runtime's own check is left out (about 120
-    /// instructions a chain link, Reports/performance.md).
+    /// is what makes each access exclusive: the runtime's own check, which every chain link would
+    /// pay, is left out.
     private final class WorkList {
         @exclusivity(unchecked) var isActive = false
         /// Work enqueued while a batch runs.

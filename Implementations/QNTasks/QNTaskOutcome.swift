@@ -70,8 +70,7 @@ extension QNTaskOutcome where Result == any Sendable {
 /// is a bug in QN, and it traps.
 ///
 /// The existential is opened and its type compared, not cast with `as? T`: unspecialised, that
-/// cast looked up `Optional<T>` and ran the runtime's dynamic cast (about 650 instructions a
-/// link, Reports/performance.md).
+/// cast looked up `Optional<T>` and ran the runtime's dynamic cast on every link.
 func qnUnerased<T: Sendable>(_ value: any Sendable, as type: T.Type = T.self) -> T {
     func unerased<Erased: Sendable>(_ erased: Erased) -> T {
         if Erased.self == T.self { return unsafeBitCast(erased, to: T.self) }

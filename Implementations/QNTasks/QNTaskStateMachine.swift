@@ -34,7 +34,7 @@ struct QNProgressMonitor: Sendable {
 
 /// What few tasks use, kept out of line so that every task does not carry it: a task allocates
 /// one the first time it needs one (a cancellation handler, a progress monitor, an ID asked for,
-/// a recorded awaited task). A pending task with one observer is then 64 bytes smaller.
+/// a recorded awaited task). A pending task with one observer is then smaller by all of it.
 ///
 /// Its fields are part of the state machine that holds it: read and written only under the lock
 /// of the task that owns it.
@@ -103,9 +103,8 @@ struct QNTaskStateMachine {
     /// (``outcome``), set in the same transition.
     ///
     /// One byte, not an enum carrying the outcome: every read of such a phase copied the outcome,
-    /// an existential, through the runtime's value witnesses and destroyed the copy (about 700
-    /// instructions a chain link, Reports/performance.md). The transitions read the stage and
-    /// copy the outcome only to hand it out.
+    /// an existential, through the runtime's value witnesses and destroyed the copy, on every
+    /// chain link. The transitions read the stage and copy the outcome only to hand it out.
     enum Stage: UInt8 {
         case ready
         case running
@@ -217,7 +216,7 @@ struct QNTaskStateMachine {
 
     enum FinishAction {
         /// The task finished now: notify `released.observers` of the outcome the caller gave
-        /// (not carried here: a copy of it cost about 100 instructions a link). Cancellation
+        /// (not carried here: a copy of it would be one more existential copy per link). Cancellation
         /// handlers are dropped unrun (the task was not cancelled); `released` carries them out of
         /// the lock, so whatever they capture is freed after it.
         case notify(released: Released)
@@ -291,12 +290,12 @@ struct QNTaskStateMachine {
     /// Called by the finishing thread after it told the observers it took: those registered
     /// meanwhile, to tell next, or an empty list if there are none (the task has then delivered
     /// its outcome to everyone, and later observers are told at once by whoever registers them).
-    /// Not an optional list: unspecialised, an optional's type was looked up on every call
-    /// (about 380 instructions a chain link, Reports/performance.md).
+    /// Not an optional list: unspecialised, an optional's type was looked up on every call, once
+    /// or more per chain link.
     mutating func nextObservers() -> Observers {
         guard !observers.isEmpty else {
             // Checked here, where the stage is read anyway: the finishing thread's loop always
-            // ends with a call that finds no observer (a check on every call cost 1 % per link).
+            // ends with a call that finds no observer (a check on every call would cost every link).
             switch stage {
             case .delivering: stage = .finished
             case .finished: break
@@ -397,7 +396,7 @@ struct QNTaskStateMachine {
 /// with a consuming ``notifyAll(_:)``, because every copy of an observer retains what its
 /// closure captures, usually a continuation, whose reference count is on the slow path (its own
 /// continuation refers to it weakly). A first version built on `InlineFirstList` copied them on
-/// every hand-out and lost about a tenth of a chain link.
+/// every hand-out, a cost on every chain link.
 struct QNObserverList {
     private var first: QNTaskObserver?
     private var rest: [QNTaskObserver] = []

@@ -159,8 +159,7 @@ struct QXPromiseCore {
     }
 
     // The stored properties are ordered and sized so that they pack tightly, with no padding
-    // between the 57-byte stage and the 25-byte observer list: every promise of a chain carries
-    // them (Reports/qx.md, "Memory").
+    // between the stage and the observer list: every promise of a chain carries them.
 
     private(set) var stage: Stage
     /// The design's keepAlive: a pending promise holds a reference to itself (a retain the
