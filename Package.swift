@@ -15,10 +15,12 @@
 // peers); the implementation modules depend on the toolchain alone.
 import PackageDescription
 
-/// Every target is compiled in the Swift 6 language mode (complete strict concurrency).
+/// Every target is compiled in the Swift 6 language mode (complete strict concurrency), and a
+/// warning is an error: `swift test` and every build fail on one.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
 ]
 
 /// Every design's module. Each one is `Implementations/<name>/`, tested by
@@ -63,6 +65,8 @@ let implementationTargets: [Target] =
             name: design,
             dependencies: ["SharedPromiseTypes", "PromiseRuntime"],
             path: "Implementations/\(design)",
+            // The module's page on the repository: its operators, one file each.
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         )
     }
@@ -168,7 +172,7 @@ let benchmarkTargets: [Target] = [
     // which designs, the claims the prose makes, the review's numbers. CompareKit names no design.
     .target(
         name: "ReportPolicy",
-        dependencies: ["CompareKit", "DesignRegistry"],
+        dependencies: ["APlusSuite", "CompareKit", "CostOperations", "DesignRegistry"],
         path: "Benchmarks/ReportPolicy",
         swiftSettings: strictSettings
     ),
@@ -176,7 +180,8 @@ let benchmarkTargets: [Target] = [
     // entry points in their process (glibc only; elsewhere it counts nothing and says so).
     .target(
         name: "AllocationCounting",
-        path: "Benchmarks/AllocationCounting"
+        path: "Benchmarks/AllocationCounting",
+        cSettings: [.treatAllWarnings(as: .error)]
     ),
     // Stripped prototypes of two designs' contracts (the floors, Reports/performance.md), which the
     // cost counters count beside the designs.
@@ -230,7 +235,7 @@ let benchmarkTargets: [Target] = [
     ),
     .testTarget(
         name: "CompareKitTests",
-        dependencies: ["CompareKit", "DesignRegistry", "ReportPolicy"],
+        dependencies: ["CompareKit", "DesignRegistry", "ReportPolicy", "TestSupport"],
         path: "Benchmarks/CompareKitTests",
         exclude: ["Golden"],
         swiftSettings: strictSettings

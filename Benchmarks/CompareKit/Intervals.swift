@@ -104,6 +104,12 @@ public enum Bootstrap {
         return ratio(top, over: bottom, seed: seed(parts: [numerator.name, denominator.name] + context))
     }
 
+    /// The median of `runs` with its 95 % interval, by the same resampling (a ratio over ones).
+    public static func median(_ runs: [[Double]], seedParts: [String]) -> Interval? {
+        guard !runs.isEmpty, runs.allSatisfy({ !$0.isEmpty }) else { return nil }
+        return ratio(runs, over: runs.map { _ in [1] }, seed: seed(parts: seedParts))
+    }
+
     /// A seed from names (scenario, size, contenders): FNV-1a, stable across processes, unlike
     /// `Hasher`.
     public static func seed(_ parts: String...) -> UInt64 { seed(parts: parts) }

@@ -19,15 +19,20 @@ public enum MarkdownReport {
         public var codeSinceRun: (title: String, text: String)?
         /// Whether the report sits beside the other reports (`Reports/`), so it may link them.
         public var besideReports: Bool
+        /// The contenders the charts show beside the designs, at most two (the tables show all):
+        /// on the ratio chart as bars (raw GCD is its dashed line), on the growth charts as lines.
+        public var chartReferences: (ratios: [String], growth: [String])
 
         public init(
             evidence: Evidence = Evidence(records: []), targets: TargetTable = .none,
-            codeSinceRun: (title: String, text: String)? = nil, besideReports: Bool = false
+            codeSinceRun: (title: String, text: String)? = nil, besideReports: Bool = false,
+            chartReferences: (ratios: [String], growth: [String]) = ([], [referenceContender])
         ) {
             self.evidence = evidence
             self.targets = targets
             self.codeSinceRun = codeSinceRun
             self.besideReports = besideReports
+            self.chartReferences = (Array(chartReferences.ratios.prefix(2)), Array(chartReferences.growth.prefix(2)))
         }
     }
 
@@ -40,9 +45,15 @@ public enum MarkdownReport {
         var files: [(name: String, contents: String)] = [
             ("benchmarks.md", markdown(for: report, context: context))
         ]
-        if let bars = ratioChart(for: report) { files.append(("benchmarks-ratios.svg", bars)) }
+        if let bars = ratioChart(for: report, references: context.chartReferences.ratios) {
+            files.append(("benchmarks-ratios.svg", bars))
+        }
         for scenario in report.scenarios where scenario.isCurve && scenario.sizes.count > 1 {
-            files.append(("benchmarks-\(scenario.id).svg", growthChart(for: scenario, report: report)))
+            files.append(
+                (
+                    "benchmarks-\(scenario.id).svg",
+                    growthChart(for: scenario, report: report, references: context.chartReferences.growth)
+                ))
         }
         return files
     }
@@ -79,7 +90,7 @@ public enum MarkdownReport {
     static func hasIntervals(_ report: BenchmarkReport) -> Bool { report.run.processes > 1 && !report.run.quick }
 
     /// "1.53× (1.41–1.66)".
-    static func withInterval(_ interval: Interval) -> String {
+    public static func withInterval(_ interval: Interval) -> String {
         "\(Format.ratio(interval.value)) (\(Format.ratioRange(interval.low, interval.high)))"
     }
 
@@ -156,7 +167,7 @@ public enum MarkdownReport {
             md += " |\n"
         }
         md += "\n— : the contender has no such operation (see the scenario's notes).\n\n"
-        if ratioChart(for: report) != nil { md += "![Ratios to raw GCD](benchmarks-ratios.svg)\n\n" }
+        if report.scenarios.contains(where: { !$0.isCurve }) { md += "![Ratios to raw GCD](benchmarks-ratios.svg)\n\n" }
         return md
     }
 
@@ -445,29 +456,38 @@ public enum MarkdownReport {
 
     // MARK: Charts
 
-    /// The ratio chart: one bar per contender and scenario from 1× (raw GCD, which has no bar of
-    /// its own), with its 95 % interval as a whisker.
-    static func ratioChart(for report: BenchmarkReport) -> String? {
+    /// The contenders a chart shows, each with its style: the designs in colour, then `references`
+    /// in grey, in report order.
+    static func charted(_ report: BenchmarkReport, references: [String]) -> [(name: String, style: SVGChart.Style)] {
+        let designs = report.contenders.filter { $0.kind == .design }.map(\.name)
+        let others = references.filter { name in report.contenders.contains { $0.name == name } }
+        return designs.enumerated().map { ($0.element, .design($0.offset)) }
+            + others.enumerated().map { ($0.element, .reference($0.offset)) }
+    }
+
+    /// The ratio chart: per scenario that is not a growth curve, one bar per design and reference,
+    /// rising from 1× (raw GCD, the dashed line), with its 95 % interval as a whisker when the run
+    /// has intervals. The other contenders are in the tables: the floor of direct calls would set
+    /// the axis by itself.
+    static func ratioChart(for report: BenchmarkReport, references: [String]) -> String? {
         let scenarios = report.scenarios.filter { !$0.isCurve }
         guard !scenarios.isEmpty else { return nil }
         let sizes = scenarios.compactMap { $0.result(at: $0.headlineSize) ?? $0.sizes.last }
-        // Raw GCD is the dashed line at 1×, not a bar; every other contender keeps the style of its
-        // place in the report, as in the growth charts.
-        let series = report.contenders.enumerated().filter { $0.element.name != referenceContender }.map {
-            index, contender in
+        let intervals = hasIntervals(report)
+        let series = charted(report, references: references).map { name, style in
             SVGChart.Series(
-                name: contender.name,
-                points: sizes.enumerated().map { (Double($0.offset), ratio(contender.name, in: $0.element)) },
-                intervals: sizes.map { interval(contender.name, in: $0).map { (low: $0.low, high: $0.high) } },
-                style: index
+                name: name,
+                points: sizes.enumerated().map { (Double($0.offset), ratio(name, in: $0.element)) },
+                intervals: intervals ? sizes.map { interval(name, in: $0).map { (low: $0.low, high: $0.high) } } : [],
+                style: style
             )
         }
         let curves = report.scenarios.filter(\.isCurve).map(\.id)
         let subtitle =
-            curves.isEmpty
-            ? nil
-            : "\(scenarios.count) of \(report.scenarios.count) scenarios; \(curves.joined(separator: ", ")): "
-                + "growth charts below"
+            (curves.isEmpty
+                ? ""
+                : "\(scenarios.count) of \(report.scenarios.count) scenarios (\(curves.joined(separator: ", ")): growth charts); ")
+            + "every contender in the tables"
         return SVGChart.logBars(
             title: "Time per unit as a ratio to raw GCD (log scale)",
             subtitle: subtitle,
@@ -475,21 +495,26 @@ public enum MarkdownReport {
             groups: scenarios.map(\.id),
             series: series,
             reference: 1,
-            notes: ["dashed: raw GCD, 1×", "whisker: 95 % interval", "○: no such operation"],
+            notes: ["dashed: raw GCD, 1×"] + (intervals ? ["whisker: 95 % interval"] : []) + ["○: no such operation"],
             formatY: Format.ratio,
             formatTick: Format.decadeRatio
         )
     }
 
-    static func growthChart(for scenario: ScenarioResult, report: BenchmarkReport) -> String {
-        // Every contender gets a series, even an empty one, so a contender has the same colour in
-        // every chart.
-        let series = report.contenders.map { contender in
-            SVGChart.Series(
-                name: contender.name,
-                points: scenario.sizes.compactMap { size in
-                    size.cell(contender.name).map { (x: Double(size.size), y: Optional($0.summary.median)) }
-                }
+    /// A growth chart: median time per unit against N for the designs and `references`, with the
+    /// 95 % interval of each median when the run has intervals.
+    static func growthChart(for scenario: ScenarioResult, report: BenchmarkReport, references: [String]) -> String {
+        let intervals = hasIntervals(report)
+        let series = charted(report, references: references).map { name, style in
+            let cells = scenario.sizes.compactMap { size in size.cell(name).map { (size, $0) } }
+            return SVGChart.Series(
+                name: name,
+                points: cells.map { (x: Double($0.0.size), y: Optional($0.1.summary.median)) },
+                intervals: intervals
+                    ? cells.map { size, cell in
+                        Bootstrap.median(cell.runs, seedParts: [name, String(size.size)]).map { ($0.low, $0.high) }
+                    } : [],
+                style: style
             )
         }
         return SVGChart.logLog(

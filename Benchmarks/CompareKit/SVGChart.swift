@@ -15,13 +15,13 @@ public enum SVGChart {
         /// For a bar chart, the interval drawn as a whisker on each bar, in group order (`nil`, or
         /// none at all, for no whisker).
         public var intervals: [(low: Double, high: Double)?]
-        /// The index of the series' style in ``styles`` (default: its position in the chart), so a
-        /// contender keeps its colour in a chart that leaves another out.
-        public var style: Int?
+        /// How it is drawn (default: ``Style/design(_:)`` of its position in the chart), so a
+        /// contender keeps its look in a chart that leaves another out.
+        public var style: Style?
 
         public init(
             name: String, points: [(x: Double, y: Double?)], intervals: [(low: Double, high: Double)?] = [],
-            style: Int? = nil
+            style: Style? = nil
         ) {
             self.name = name
             self.points = points
@@ -38,35 +38,63 @@ public enum SVGChart {
 
     /// How one series is drawn: a colour, a marker shape and a dash pattern, so that two series
     /// stay apart where their lines overlap and for readers who cannot tell the colours apart.
-    struct Style {
+    ///
+    /// The things compared get colours (``design(_:)``), the references they are compared with
+    /// greys (``reference(_:)``), so a reader tells the two kinds apart at a glance. Both grow with
+    /// the number of series: no list to extend for one more.
+    public struct Style: Equatable, Sendable {
         var color: String
         var marker: Marker
         /// An SVG `stroke-dasharray`, or `nil` for a solid line.
         var dash: String?
+
+        /// The colours of the Okabe–Ito palette that differ most at a glance and for colour-blind
+        /// readers (blue, orange, green, reddish purple, vermilion, sky blue), then hues spaced by
+        /// the golden angle.
+        static let colors = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"]
+
+        /// The style of the `ordinal`th thing compared.
+        public static func design(_ ordinal: Int) -> Style {
+            let color =
+                ordinal < colors.count
+                ? colors[ordinal]
+                : hue((Double(ordinal - colors.count) * 137.508 + 15).truncatingRemainder(dividingBy: 360))
+            return Style(color: color, marker: Marker.allCases[ordinal % Marker.allCases.count], dash: nil)
+        }
+
+        /// The style of the `ordinal`th reference: a mid grey, then lighter ones, dashed; never so
+        /// dark that a black whisker would vanish on its bar.
+        public static func reference(_ ordinal: Int) -> Style {
+            let level = min(0x70 + 0x40 * ordinal, 0xD0)
+            let grey = String(format: "#%02X%02X%02X", level, level, level)
+            let dashes = [nil, "6 3", "2 3", "8 3 2 3"]
+            return Style(color: grey, marker: .ring, dash: dashes[ordinal % dashes.count])
+        }
+
+        /// A saturated, middle-light colour of `degrees` on the colour wheel.
+        static func hue(_ degrees: Double) -> String {
+            let (s, l) = (0.65, 0.45)
+            let c = (1 - abs(2 * l - 1)) * s
+            let x = c * (1 - abs((degrees / 60).truncatingRemainder(dividingBy: 2) - 1))
+            let (r, g, b): (Double, Double, Double) =
+                switch Int(degrees / 60) {
+                case 0: (c, x, 0)
+                case 1: (x, c, 0)
+                case 2: (0, c, x)
+                case 3: (0, x, c)
+                case 4: (x, 0, c)
+                default: (c, 0, x)
+                }
+            let m = l - c / 2
+            return String(format: "#%02X%02X%02X", Int((r + m) * 255), Int((g + m) * 255), Int((b + m) * 255))
+        }
     }
 
     enum Marker: CaseIterable {
         case circle, square, triangleUp, diamond, triangleDown, cross, plus, star, ring
     }
 
-    /// Styles in series order: the colour-blind-safe Okabe–Ito colours without its yellow (too pale
-    /// on white), then grey and Paul Tol's wine, each with its own marker; every other series
-    /// dashed. One per contender of a full run (nine), so no two series of a chart share a style.
-    static let styles: [Style] = [
-        Style(color: "#000000", marker: .circle, dash: nil),
-        Style(color: "#E69F00", marker: .square, dash: "6 3"),
-        Style(color: "#56B4E9", marker: .triangleUp, dash: nil),
-        Style(color: "#009E73", marker: .diamond, dash: "6 3"),
-        Style(color: "#D55E00", marker: .triangleDown, dash: nil),
-        Style(color: "#0072B2", marker: .cross, dash: "2 3"),
-        Style(color: "#CC79A7", marker: .plus, dash: nil),
-        Style(color: "#7F7F7F", marker: .star, dash: "8 3 2 3"),
-        Style(color: "#882255", marker: .ring, dash: nil),
-    ]
-
-    static func style(_ index: Int) -> Style { styles[index % styles.count] }
-
-    static let width = 720.0
+    static let width = 800.0
     static let height = 420.0
     static let left = 80.0
     static let right = 170.0
@@ -91,8 +119,9 @@ public enum SVGChart {
         let points = series.flatMap { $0.points.compactMap { p in p.y.map { (p.x, $0) } } }.filter {
             $0.0 > 0 && $0.1 > 0
         }
+        let whiskers = series.flatMap { $0.intervals.compactMap { $0 }.flatMap { [$0.low, $0.high] } }
         let xs = decades(points.map(\.0))
-        let ys = decades(points.map(\.1))
+        let ys = decades(points.map(\.1) + whiskers)
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
         func px(_ x: Double) -> Double { left + (log10(x) - xs.low) / (xs.high - xs.low) * plotWidth }
@@ -111,14 +140,20 @@ public enum SVGChart {
         }
         svg += axes(plotWidth: plotWidth, plotHeight: plotHeight, xLabel: xLabel, yLabel: yLabel)
         for (index, entry) in series.enumerated() {
-            let style = style(index)
-            let visible = entry.points.compactMap { p in p.y.map { (p.x, $0) } }.filter { $0.0 > 0 && $0.1 > 0 }
+            let style = entry.style ?? .design(index)
+            let visible = entry.points.enumerated().compactMap { offset, p in p.y.map { (p.x, $0, offset) } }
+                .filter { $0.0 > 0 && $0.1 > 0 }
             if visible.count > 1 {
                 let path = visible.map { "\(f(px($0.0))),\(f(py($0.1)))" }.joined(separator: " ")
                 svg += "  <polyline fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash(style))"
                 svg += " points=\"\(path)\"/>\n"
             }
-            for point in visible { svg += marker(style, at: px(point.0), py(point.1)) }
+            for point in visible {
+                if point.2 < entry.intervals.count, let interval = entry.intervals[point.2], interval.low > 0 {
+                    svg += whisker(at: px(point.0), from: py(interval.low), to: py(interval.high), color: style.color)
+                }
+                svg += marker(style, at: px(point.0), py(point.1))
+            }
             svg += legend(index: index, name: entry.name, style: style, line: true)
         }
         return svg + "</svg>\n"
@@ -166,12 +201,12 @@ public enum SVGChart {
         }
         for (groupIndex, group) in groups.enumerated() {
             let x = left + groupWidth * (Double(groupIndex) + 0.5)
-            svg += text(x, top + plotHeight + 18, group, anchor: "middle")
+            svg += text(x, top + plotHeight + 18, group, anchor: "middle", extra: " font-size=\"11\"")
         }
         svg += axes(plotWidth: plotWidth, plotHeight: plotHeight, xLabel: "", yLabel: yLabel)
         let referenceY = py(reference)
         for (index, entry) in series.enumerated() {
-            let style = style(entry.style ?? index)
+            let style = entry.style ?? .design(index)
             for groupIndex in groups.indices {
                 let x = left + groupWidth * (Double(groupIndex) + 0.1) + barWidth * Double(index)
                 let centre = x + barWidth / 2
@@ -189,14 +224,12 @@ public enum SVGChart {
                 if groupIndex < entry.intervals.count, let interval = entry.intervals[groupIndex],
                     interval.low > 0, interval.high > 0
                 {
-                    // A dark line with a white edge, visible on every bar colour and on white.
+                    // Black, visible on every bar colour (the references' greys are light) and on white.
                     let (lowY, highY) = (py(interval.low), py(interval.high))
-                    for (stroke, width) in [("#ffffff", 3.0), ("#222222", 1.2)] {
-                        svg += "  <path d=\"M\(f(centre)) \(f(lowY)) V\(f(highY))"
-                        svg +=
-                            " M\(f(centre - 2)) \(f(lowY)) H\(f(centre + 2)) M\(f(centre - 2)) \(f(highY)) H\(f(centre + 2))\""
-                        svg += " stroke=\"\(stroke)\" stroke-width=\"\(f(width))\" fill=\"none\"/>\n"
-                    }
+                    svg += "  <path d=\"M\(f(centre)) \(f(lowY)) V\(f(highY))"
+                    svg +=
+                        " M\(f(centre - 2)) \(f(lowY)) H\(f(centre + 2)) M\(f(centre - 2)) \(f(highY)) H\(f(centre + 2))\""
+                    svg += " stroke=\"#000000\" stroke-width=\"1.2\" fill=\"none\"/>\n"
                 }
             }
             svg += legend(index: index, name: entry.name, style: style, line: false)
@@ -212,7 +245,11 @@ public enum SVGChart {
 
     // MARK: Pieces
 
-    private static func group(_ groups: [String], _ index: Int) -> String { groups[index] }
+    /// An interval as a thin vertical line with caps, in the series' colour.
+    private static func whisker(at x: Double, from low: Double, to high: Double, color: String) -> String {
+        "  <path d=\"M\(f(x)) \(f(low)) V\(f(high)) M\(f(x - 3)) \(f(low)) H\(f(x + 3)) M\(f(x - 3)) \(f(high)) H\(f(x + 3))\""
+            + " stroke=\"\(color)\" stroke-width=\"1\" fill=\"none\" opacity=\"0.7\"/>\n"
+    }
 
     /// The decade range (as exponents) that covers `values`, at least one decade wide.
     static func decades(_ values: [Double]) -> (low: Double, high: Double) {

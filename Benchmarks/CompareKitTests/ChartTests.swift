@@ -5,13 +5,15 @@ import Testing
 
 @Suite("Charts a person reads correctly")
 struct ChartTests {
-    @Test("every series style differs in colour and marker, none is the pale yellow, and half are dashed")
+    @Test("designs get colours that differ, for any number of designs; references light greys that differ")
     func styles() {
-        let styles = SVGChart.styles
-        #expect(Set(styles.map(\.color)).count == styles.count)
-        #expect(Set(styles.map { "\($0.marker)" }).count == styles.count)
-        #expect(!styles.contains { $0.color == "#F0E442" })
-        #expect(styles.filter { $0.dash != nil }.count == styles.count / 2)
+        let designs = (0..<12).map(SVGChart.Style.design)
+        #expect(Set(designs.map(\.color)).count == designs.count)
+        #expect(!designs.contains { $0.color == "#F0E442" }, "the pale yellow reads badly on white")
+        let references = (0..<2).map(SVGChart.Style.reference)
+        #expect(Set(references.map(\.color)).count == 2)
+        #expect(references.allSatisfy { $0.color >= "#707070" }, "a black whisker shows on a reference's bar")
+        #expect(Set(references.map(\.color)).isDisjoint(with: designs.map(\.color)))
     }
 
     @Test("ratio ticks read as decades, and a small ratio keeps two significant digits")
@@ -39,16 +41,24 @@ struct ChartTests {
             reference: 1, formatY: Format.ratio, formatTick: Format.decadeRatio)
         #expect(!svg.contains("n/a"))
         #expect(svg.components(separatedBy: "<circle").count - 1 == 1, "one ring for the one missing bar")
-        #expect(svg.components(separatedBy: "<path").count - 1 == 4, "two whiskers, each a white edge and a line")
+        #expect(svg.components(separatedBy: "<path").count - 1 == 2, "two whiskers")
         #expect(svg.contains(">2 of 3 scenarios</text>"))
         #expect(svg.contains(">0.0001×</text>") && svg.contains(">100×</text>"), "the axis covers 0.0002 to 30")
         #expect(!svg.contains(">0.00001×</text>"))
     }
 
-    @Test("the ratio chart has no bar and no legend entry for raw GCD, the reference")
-    func noReferenceBar() throws {
-        let svg = try #require(MarkdownReport.ratioChart(for: ReportFixture.report))
+    @Test("the ratio chart shows the designs and at most the references it is given, and no bar for raw GCD")
+    func ratioChartSeries() throws {
+        let svg = try #require(MarkdownReport.ratioChart(for: ReportFixture.report, references: ["NIO", "Nobody"]))
         #expect(!svg.contains(">GCD</text>"))
-        #expect(svg.contains(">FBL</text>"))
+        #expect(svg.contains(">FBL</text>") && svg.contains(">NIO</text>") && !svg.contains(">Nobody</text>"))
+    }
+
+    @Test("growth charts draw each median's interval when the run has them")
+    func growthIntervals() throws {
+        let chain = try #require(ReportFixture.report.scenarios.first { $0.id == "chain" })
+        let svg = MarkdownReport.growthChart(for: chain, report: ReportFixture.report, references: ["GCD"])
+        #expect(svg.contains(">GCD</text>") && svg.contains(">FBL</text>"))
+        #expect(svg.contains("<path") == MarkdownReport.hasIntervals(ReportFixture.report))
     }
 }

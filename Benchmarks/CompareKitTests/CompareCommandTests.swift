@@ -1,5 +1,6 @@
 import DesignRegistry
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CompareKit
@@ -7,7 +8,9 @@ import Testing
 /// The `compare` command line, run as the built tool (the debug build next to this test bundle):
 /// its help names every option, and a narrowed run may not replace the committed reports. Neither
 /// measures anything, so the debug build answers itself.
-@Suite("compare: the command line")
+@Suite(
+    "compare: the command line",
+    .disabled(if: Sanitizer.isActive, "the sanitized runs build the test bundle only; the plain run checks the tool"))
 struct CompareCommandTests {
     static func runCompare(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -72,15 +75,12 @@ struct CompareCommandTests {
         }
     }
 
-    @Test("the peers are SwiftNIO, Combine and Swift concurrency, and every contender has a chart style of its own")
-    func peersAndStyles() throws {
+    @Test("the peers are SwiftNIO, Combine and Swift concurrency")
+    func peers() throws {
         let contenders = try Self.listedContenders()
         for peer in ["NIO", "Combine", "Swift concurrency"] {
             #expect(contenders.contains(peer), "\(peer) in \(contenders)")
         }
-        #expect(
-            contenders.count <= SVGChart.styles.count,
-            "\(contenders.count) contenders share \(SVGChart.styles.count) styles")
     }
 
     @Test("the subcommands take only --output: a benchmark option there is refused, not ignored")

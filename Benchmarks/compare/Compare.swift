@@ -300,18 +300,18 @@ enum Reports {
             evidence: Evidence(records: records, exclusion: RecordPolicy(root: root).exclusion),
             targets: ProjectTargets.table,
             codeSinceRun: codeSinceRun.map { (CodeSinceRun.rowTitle, $0.text) },
-            besideReports: besideReports)
+            besideReports: besideReports,
+            chartReferences: ProjectTargets.chartReferences)
         for file in MarkdownReport.files(for: report, context: context) {
             try Data(file.contents.utf8).write(to: url.appendingPathComponent(file.name))
         }
-        // The design review quotes this run's numbers: rewrite its generated section, if the
-        // folder holds the review (Reports/ does; a narrowed run's folder does not).
-        let review = url.appendingPathComponent("design-review.md")
-        if let text = try? String(contentsOf: review, encoding: .utf8),
-            let updated = ReviewNumbers.splice(ReviewNumbers.section(for: report), into: text)
+        // The README's table quotes the committed run: rewrite it when this is that run.
+        let readme = root.appendingPathComponent("README.md")
+        if besideReports, let text = try? String(contentsOf: readme, encoding: .utf8),
+            let updated = ReadmeTable.splice(ReadmeTable.section(for: report), into: text)
         {
-            try Data(updated.utf8).write(to: review)
-            log("updated the numbers in \(folder)/design-review.md")
+            try Data(updated.utf8).write(to: readme)
+            log("updated the table in README.md")
         }
     }
 

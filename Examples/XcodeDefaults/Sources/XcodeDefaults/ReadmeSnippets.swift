@@ -24,15 +24,6 @@ nonisolated struct Confirmation: Sendable { let receipt: Receipt }
 nonisolated struct Item: Sendable { let name: String }
 nonisolated struct Avatar: Sendable, Equatable { let name: String }
 
-/// A progress bar whose value any thread may set.
-nonisolated final class ProgressBar: Sendable {
-    private let stored = Mutex(0.0)
-    var value: Double {
-        get { stored.withLock { $0 } }
-        set { stored.withLock { $0 = newValue } }
-    }
-}
-
 nonisolated enum FBLReadme {
     @Sendable static func fetchOrder(_ completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
         DispatchQueue.global().async { completion("o-1", nil) }
@@ -90,7 +81,7 @@ nonisolated enum AYReadme {
             .then { order in pay(order as! Order) }           // main queue; a returned AYPromise is adopted
             .thenOn(checkQueue) { receipt in try check(receipt as! Receipt) }
             .catch { error in log(error) }                    // recovers: later thens run, later catches are skipped
-            .always { hideSpinner() }
+            .always { hideSpinner() }                         // the chain fulfils with what this returns: nil
 
         let name = try await AYPromise.race([mirror1, mirror2]).value(as: String.self)
         // end-snippet
@@ -108,7 +99,6 @@ nonisolated enum QXReadme {
         return QXPromise(fulfilledWith: Confirmation(receipt: receipt))
     }
     @Sendable static func log(_ error: any Error) {}
-    static let bar = ProgressBar()
 
     static func example() {
         // snippet: readme-qx
@@ -116,7 +106,6 @@ nonisolated enum QXReadme {
             .then { order in pay(order as! Order) }     // returns a QXPromise: observed in turn
             .retry(2)                                   // runs `pay` again with the kept order if it failed
             .then { receipt in check(receipt as! Receipt) }
-            .progress { proportion, _ in bar.value = proportion }
             .catch { error in log(error); return nil }  // the catch block decides what comes next
         // end-snippet
     }
@@ -157,21 +146,34 @@ nonisolated enum QNReadme {
 nonisolated enum MainActorReadme {
     static func fetchAvatars() -> FBLPromise<[Avatar]> { FBLPromise([Avatar(name: "a")]) }
     static func fetchAvatarsAY() -> AYPromise { AYPromise.with([Avatar(name: "a")]) }
-    static func fetchAvatarsQX() -> QXPromise { QXPromise(fulfilledWith: [Avatar(name: "a")]) }
-    static func avatarTask() -> QNAsyncBlockTask<[Avatar]> { QNAsyncBlockTask { _ in [Avatar(name: "a")] } }
+    /// QX's download: pending until the test reports its progress and fulfils it.
+    static let qxDownload = QXPromise.pending(on: .global())
+    static func fetchAvatarsQX() -> QXPromise { qxDownload.promise }
+    /// QN's download: reports half its progress, then succeeds.
+    static func avatarTask() -> QNAsyncManualTask<[Avatar]> {
+        QNAsyncManualTask { task in
+            task.reportProgress(0.5)
+            task.succeed([Avatar(name: "a")])
+        }
+    }
 
     // snippet: readme-main-actor
     @MainActor final class ProfileModel {
         var avatars: [Avatar] = []
+        var fraction = 0.0
 
         func load() {
             fetchAvatars().then(on: MainActor.shared) { avatars in self.avatars = avatars }   // FBL
             fetchAvatarsAY().thenOnMainActor { avatars in self.avatars = avatars as! [Avatar] }   // AY
-            fetchAvatarsQX().then(on: MainActor.shared) { avatars in                         // QX
-                self.avatars = avatars as! [Avatar]
-                return nil
-            }
-            avatarTask().start(on: MainActor.shared) { outcome in                            // QN
+            fetchAvatarsQX()                                                                  // QX
+                .progress(on: MainActor.shared) { proportion, _ in self.fraction = proportion }
+                .then(on: MainActor.shared) { avatars in
+                    self.avatars = avatars as! [Avatar]
+                    return nil
+                }
+            let task = avatarTask()                                                           // QN
+            task.monitorProgress(on: MainActor.shared) { fraction in self.fraction = fraction }
+            task.start(on: MainActor.shared) { outcome in
                 if case .succeeded(let avatars) = outcome { self.avatars = avatars }
             }
         }

@@ -22,13 +22,19 @@ struct XcodeDefaultsTests {
         #expect(Ran.shared.count("readme-command-line") == 1)
     }
 
-    @Test("README: the main-actor view model receives the avatars of all four designs")
+    @Test("README: the main-actor view model receives the avatars and the progress of all four designs")
     func readmeMainActor() async throws {
         let model = MainActorReadme.ProfileModel()
         model.load()
-        // Four callbacks on the main actor; this test is on it too, so each runs between two hops.
-        for _ in 0..<8 { await mainQueueHop() }
-        #expect(model.avatars.map(\.name) == ["a"])
+        // QN's task reports 0.5 and succeeds as it starts; this test is on the main actor too, so
+        // each main-actor callback runs between two of its hops.
+        try await hop(until: "QN's progress and avatars") { model.fraction == 0.5 && !model.avatars.isEmpty }
+        let (_, qx) = MainActorReadme.qxDownload
+        qx.progress(0.25)
+        try await hop(until: "QX's progress") { model.fraction == 0.25 }
+        model.avatars = []
+        qx.fulfill([Avatar(name: "a")])
+        try await hop(until: "QX's avatars") { model.avatars.map(\.name) == ["a"] }
         QNReadme.example()  // a serial task cancelled at once: runs and ends without a trap
     }
 
@@ -54,6 +60,18 @@ struct XcodeDefaultsTests {
                 DispatchQueue.global().asyncAfter(deadline: .now() + 60) { once.resume(false) }
             }
             #expect(arrived, "\(name): its last callback never ran")
+        }
+    }
+
+    /// Hops through the main queue until `condition` holds, at most 60 seconds.
+    func hop(until what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("\(what): never arrived")
+                return
+            }
+            await mainQueueHop()
         }
     }
 

@@ -1,0 +1,33 @@
+import Foundation
+import ReportPolicy
+import Testing
+
+@testable import CompareKit
+
+/// The README's first table quotes the committed run: `compare` writes it, and the committed README
+/// must hold exactly what the committed `benchmarks.json` renders.
+@Suite("README's table")
+struct ReadmeTableTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test("README.md holds exactly the table of Reports/benchmarks.json")
+    func committedReadmeMatchesCommittedRun() throws {
+        let report = try BenchmarkReport.decode(
+            from: Data(contentsOf: Self.root.appendingPathComponent("Reports/benchmarks.json")))
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let committed = try #require(ReadmeTable.current(in: readme), "README.md has no generated table")
+        #expect(
+            committed == ReadmeTable.section(for: report),
+            "README.md's table is not the committed run's: rerun `swift run -c release compare render`")
+    }
+
+    @Test("the table has a row per design with its Promises/A+ result and the fixture run's numbers")
+    func rows() {
+        let table = ReadmeTable.section(for: ReportFixture.report)
+        #expect(table.contains("| [FBL](Implementations/FBLPromises/README.md) | 702 of 702 | typed | at once |"))
+        #expect(
+            table.contains("| [QN](Implementations/QNTasks/README.md) | 702 of 702 | typed | on `start` | yes | yes |"))
+        #expect(table.contains("300 B, 5.5 allocations"), "FBL's memory in the fixture")
+    }
+}
