@@ -74,12 +74,15 @@ enum Provenance {
         return count > 0 ? count : ProcessInfo.processInfo.activeProcessorCount
     }
 
-    /// The current commit (`-dirty` with uncommitted changes), or `unknown` outside a git checkout.
+    /// The current commit (`-dirty` with uncommitted changes to the code), or `unknown` outside a
+    /// git checkout. The tool's own outputs (`Reports/`, the README's table) and the other Markdown
+    /// files do not count: a full run rewrites them, and the next run measures the same code.
     static func commit() -> String {
         guard let head = shell("git", "rev-parse", "--short", "HEAD")?.trimmingCharacters(in: .whitespacesAndNewlines),
             !head.isEmpty
         else { return "unknown" }
-        let status = shell("git", "status", "--porcelain", "--untracked-files=no") ?? ""
+        let status =
+            shell("git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!Reports", ":!*.md") ?? ""
         return status.isEmpty ? head : head + "-dirty"
     }
 
