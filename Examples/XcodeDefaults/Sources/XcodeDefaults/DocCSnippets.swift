@@ -201,11 +201,11 @@ nonisolated struct QNGettingStarted: Sendable {
         loader.start { outcome in                            // .succeeded, .failed or .cancelled
             if case .succeeded(let items) = outcome { show(items) }
         }
-        loader.cancel()                                      // cancels the running request
+        loader.cancel()                                      // cancels the running request: .cancelled
 
         let first = QNAsyncParallelTask(firstSuccessOf: [mirrorA(), mirrorB()])   // losers cancelled
-        let items = try await loader.value                   // cancelling the Swift Task cancels it
+        let mirror = try await first.value                   // cancelling the Swift Task cancels it
         // end-snippet
-        _ = (first, items)
+        _ = mirror
     }
 }

@@ -46,9 +46,9 @@ struct XcodeDefaultsTests {
         try await ranAll(["docc-fbl", "docc-ay", "docc-qx"])
     }
 
-    @Test("DocC: QN's loader, cancelled at once, ends cancelled")
-    func doccQN() async {
-        await #expect(throws: CancellationError.self) { try await QNGettingStarted().example() }
+    @Test("DocC: QN's example runs as written: the loader cancelled, the race won by a mirror")
+    func doccQN() async throws {
+        try await QNGettingStarted().example()
     }
 
     /// Waits until every name was recorded, at most 60 seconds.
