@@ -127,10 +127,11 @@ let conformanceTargets: [Target] =
             swiftSettings: strictSettings
         ),
         // Every code block of the README, the reports and the DocC articles, compiled and checked
-        // against the text.
+        // against the text; every claim of the prose checked against every recorded run.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["DesignRegistry", "PromiseRuntime", "TestSupport"] + allDesigns,
+            dependencies: ["CompareKit", "DesignRegistry", "PromiseRuntime", "ReportPolicy", "TestSupport"]
+                + allDesigns,
             path: "ConformanceTests/DocumentationTests",
             swiftSettings: strictSettings
         ),
@@ -176,21 +177,6 @@ let benchmarkTargets: [Target] = [
         path: "Benchmarks/ReportPolicy",
         swiftSettings: strictSettings
     ),
-    // Counts heap allocations for the two tools below that need it, by replacing the C allocator's
-    // entry points in their process (glibc only; elsewhere it counts nothing and says so).
-    .target(
-        name: "AllocationCounting",
-        path: "Benchmarks/AllocationCounting",
-        cSettings: [.treatAllWarnings(as: .error)]
-    ),
-    // Stripped prototypes of two designs' contracts (the floors, Reports/performance.md), which the
-    // cost counters count beside the designs.
-    .target(
-        name: "FloorPrototypes",
-        dependencies: ["PromiseRuntime"],
-        path: "Benchmarks/FloorPrototypes",
-        swiftSettings: strictSettings
-    ),
     .executableTarget(
         name: "compare",
         dependencies: [
@@ -205,11 +191,38 @@ let benchmarkTargets: [Target] = [
         path: "Benchmarks/compare",
         swiftSettings: strictSettings
     ),
+    .testTarget(
+        name: "CompareKitTests",
+        dependencies: ["CompareKit", "DesignRegistry", "ReportPolicy", "TestSupport"],
+        path: "Benchmarks/CompareKitTests",
+        exclude: ["Golden"],
+        swiftSettings: strictSettings
+    ),
+]
+
+// MARK: Costs (exact counts, checked by tests and CI)
+
+let costTargets: [Target] = [
+    // Counts heap allocations for the two tools below that need it, by replacing the C allocator's
+    // entry points in their process (glibc only; elsewhere it counts nothing and says so).
+    .target(
+        name: "AllocationCounting",
+        path: "ConformanceTests/Costs/AllocationCounting",
+        cSettings: [.treatAllWarnings(as: .error)]
+    ),
+    // Stripped prototypes of two designs' contracts (the floors, Reports/performance.md), which the
+    // cost counters count beside the designs.
+    .target(
+        name: "FloorPrototypes",
+        dependencies: ["PromiseRuntime"],
+        path: "ConformanceTests/Costs/FloorPrototypes",
+        swiftSettings: strictSettings
+    ),
     // Each design's basic operations, which the two cost counters below run.
     .target(
         name: "CostOperations",
         dependencies: ["CompareKit", "DesignRegistry", "FloorPrototypes"] + allDesigns,
-        path: "Benchmarks/CostOperations",
+        path: "ConformanceTests/Costs/CostOperations",
         swiftSettings: strictSettings
     ),
     // Exact allocation counts per operation of each design, for `AllocationBudgetTests`; its own
@@ -219,7 +232,7 @@ let benchmarkTargets: [Target] = [
         dependencies: [
             "AllocationCounting", "CostOperations",
         ],
-        path: "Benchmarks/AllocationCounter",
+        path: "ConformanceTests/Costs/AllocationCounter",
         swiftSettings: strictSettings
     ),
     // Instructions per operation of each design under valgrind's callgrind, checked against
@@ -230,14 +243,7 @@ let benchmarkTargets: [Target] = [
         dependencies: [
             "CostOperations", "CompareKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
-        path: "Benchmarks/InstructionCounter",
-        swiftSettings: strictSettings
-    ),
-    .testTarget(
-        name: "CompareKitTests",
-        dependencies: ["CompareKit", "DesignRegistry", "ReportPolicy", "TestSupport"],
-        path: "Benchmarks/CompareKitTests",
-        exclude: ["Golden"],
+        path: "ConformanceTests/Costs/InstructionCounter",
         swiftSettings: strictSettings
     ),
 ]
@@ -260,6 +266,6 @@ let package = Package(
         // `swift package generate-documentation` (the modules' DocC catalogs); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
-    targets: implementationTargets + conformanceTargets + benchmarkTargets,
+    targets: implementationTargets + conformanceTargets + costTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )

@@ -6,11 +6,9 @@ public import Foundation
 /// always a pure function of the JSON. ``version`` changes whenever a field changes meaning; a
 /// reader refuses a version it does not know instead of misreading it.
 public struct BenchmarkReport: Codable, Equatable, Sendable {
-    /// The format version this code writes. Version 1 (one process per run, a cell's samples
-    /// flat) is still read, as a run of one process.
+    /// The format version this code writes and reads (version 1, one process per run, is no
+    /// longer read: every committed report and record is of version 2).
     public static let currentVersion = 2
-    /// The versions this code reads.
-    public static let readableVersions = 1...currentVersion
 
     /// The format version of this report.
     public var version: Int
@@ -47,13 +45,10 @@ public struct BenchmarkReport: Codable, Equatable, Sendable {
     public static func decode(from data: Data) throws -> BenchmarkReport {
         struct VersionOnly: Decodable { let version: Int }
         let version = try JSONDecoder().decode(VersionOnly.self, from: data).version
-        guard readableVersions.contains(version) else {
+        guard version == currentVersion else {
             throw ReportError.unsupportedVersion(found: version, expected: currentVersion)
         }
-        var report = try JSONDecoder().decode(BenchmarkReport.self, from: data)
-        // Read into this version's shape, it is written back as this version.
-        report.version = currentVersion
-        return report
+        return try JSONDecoder().decode(BenchmarkReport.self, from: data)
     }
 }
 
@@ -70,7 +65,7 @@ public enum ReportError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unsupportedVersion(let found, let expected):
             return
-                "benchmarks.json has format version \(found); this tool reads versions 1 to \(expected). Rerun compare."
+                "benchmarks.json has format version \(found); this tool reads version \(expected). Rerun compare."
         case .unsupportedRecordVersion(let found, let expected):
             return "a run record of format version \(found); this tool reads version \(expected) only. Record the "
                 + "run again from its benchmarks.json: `compare record <benchmarks.json>`."
@@ -94,7 +89,7 @@ public struct RunInfo: Codable, Equatable, Sendable {
     public var machine: MachineInfo
     /// Whether `--quick` shrank sizes and repetitions (a smoke run, not for conclusions).
     public var quick: Bool
-    /// Independent processes that each measured every cell (1 for a version 1 report).
+    /// Independent processes that each measured every cell.
     public var processes: Int
     /// Timed repetitions per cell in each process (after the warm-up).
     public var repetitions: Int
@@ -129,27 +124,6 @@ public struct RunInfo: Codable, Equatable, Sendable {
         self.warmups = warmups
         self.durationSeconds = durationSeconds
         self.peakRSSBytes = peakRSSBytes
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case date, command, commit, toolchain, machine, quick, processes, repetitions, warmups, durationSeconds
-        case peakRSSBytes
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        date = try container.decode(String.self, forKey: .date)
-        command = try container.decode(String.self, forKey: .command)
-        commit = try container.decode(String.self, forKey: .commit)
-        toolchain = try container.decode(String.self, forKey: .toolchain)
-        machine = try container.decode(MachineInfo.self, forKey: .machine)
-        quick = try container.decode(Bool.self, forKey: .quick)
-        // Version 1 ran in one process.
-        processes = try container.decodeIfPresent(Int.self, forKey: .processes) ?? 1
-        repetitions = try container.decode(Int.self, forKey: .repetitions)
-        warmups = try container.decode(Int.self, forKey: .warmups)
-        durationSeconds = try container.decode(Double.self, forKey: .durationSeconds)
-        peakRSSBytes = try container.decode(Int.self, forKey: .peakRSSBytes)
     }
 }
 
@@ -280,52 +254,11 @@ public struct Cell: Codable, Equatable, Sendable {
         self.metrics = metrics
     }
 
-    /// A cell measured in one process run.
-    public init(
-        contender: String,
-        samples: [Double],
-        buildSamples: [Double]? = nil,
-        fireSamples: [Double]? = nil,
-        allocationsPerUnit: Double? = nil,
-        metrics: [String: Double]? = nil
-    ) {
-        self.init(
-            contender: contender, runs: [samples], buildSamples: buildSamples, fireSamples: fireSamples,
-            allocationsPerUnit: allocationsPerUnit, metrics: metrics)
-    }
-
     /// Every timed sample, pooled over the process runs.
     public var samples: [Double] { runs.flatMap { $0 } }
 
     /// The summary of ``samples``.
     public var summary: SampleSummary { SampleSummary(samples) }
-
-    private enum CodingKeys: String, CodingKey {
-        case contender, runs, samples, buildSamples, fireSamples, allocationsPerUnit, metrics
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        contender = try container.decode(String.self, forKey: .contender)
-        // Version 1 kept one process's samples, flat.
-        runs =
-            try container.decodeIfPresent([[Double]].self, forKey: .runs)
-            ?? [container.decode([Double].self, forKey: .samples)]
-        buildSamples = try container.decodeIfPresent([Double].self, forKey: .buildSamples)
-        fireSamples = try container.decodeIfPresent([Double].self, forKey: .fireSamples)
-        allocationsPerUnit = try container.decodeIfPresent(Double.self, forKey: .allocationsPerUnit)
-        metrics = try container.decodeIfPresent([String: Double].self, forKey: .metrics)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(contender, forKey: .contender)
-        try container.encode(runs, forKey: .runs)
-        try container.encodeIfPresent(buildSamples, forKey: .buildSamples)
-        try container.encodeIfPresent(fireSamples, forKey: .fireSamples)
-        try container.encodeIfPresent(allocationsPerUnit, forKey: .allocationsPerUnit)
-        try container.encodeIfPresent(metrics, forKey: .metrics)
-    }
 }
 
 /// What one pending promise with one `then` costs in memory, for one contender.

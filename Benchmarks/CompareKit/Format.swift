@@ -77,4 +77,12 @@ public enum Format {
         default: return String(format: "%.2f", value) + " " + unit
         }
     }
+
+    /// A Markdown table: the header, a rule that left-aligns the first `leftAligned` columns and
+    /// right-aligns the rest (numbers), then one line per row.
+    public static func table(_ header: [String], leftAligned: Int = 1, _ rows: [[String]]) -> String {
+        func line(_ cells: [String]) -> String { "| " + cells.joined(separator: " | ") + " |\n" }
+        let rule = "|" + header.indices.map { $0 < leftAligned ? "---|" : "---:|" }.joined() + "\n"
+        return line(header) + rule + rows.map(line).joined()
+    }
 }

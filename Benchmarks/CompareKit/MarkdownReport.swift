@@ -134,19 +134,28 @@ public enum MarkdownReport {
             md += "> **One process run**: its repetitions share one process's luck, so the report shows "
             md += "ratios without intervals, ranks or targets. Run with `--processes 3` or more to compare.\n\n"
         }
-        md += "| Run | |\n|---|---|\n"
-        md += "| Date | \(run.date) |\n"
-        md += "| Command | `\(run.command)` |\n"
-        md += "| Commit | `\(run.commit)` |\n"
-        if let codeSinceRun { md += "| \(codeSinceRun.title) | \(codeSinceRun.text) |\n" }
-        md += "| Toolchain | \(run.toolchain) |\n"
-        md += "| Machine | \(run.machine.os); \(run.machine.cpu); \(run.machine.cores) cores; "
-        md += "\(Format.bytes(Double(run.machine.memoryBytes))) |\n"
-        md += "| Repetitions | \(run.processes) process run\(run.processes == 1 ? "" : "s"), each with "
-        md += "\(run.warmups) warm-up + \(run.repetitions) timed per cell, interleaved across contenders |\n"
-        md +=
-            "| Duration | \(Format.duration(run.durationSeconds)); peak RSS \(Format.bytes(Double(run.peakRSSBytes))) |\n\n"
-        return md
+        let machine = run.machine
+        let rows = [
+            ["Date", run.date], ["Command", "`\(run.command)`"], ["Commit", "`\(run.commit)`"],
+        ]
+        let since = codeSinceRun.map { [[$0.title, $0.text]] } ?? []
+        let more = [
+            ["Toolchain", run.toolchain],
+            [
+                "Machine",
+                "\(machine.os); \(machine.cpu); \(machine.cores) cores; \(Format.bytes(Double(machine.memoryBytes)))",
+            ],
+            [
+                "Repetitions",
+                "\(run.processes) process run\(run.processes == 1 ? "" : "s"), each with \(run.warmups) warm-up + "
+                    + "\(run.repetitions) timed per cell, interleaved across contenders",
+            ],
+            [
+                "Duration",
+                "\(Format.duration(run.durationSeconds)); peak RSS \(Format.bytes(Double(run.peakRSSBytes)))",
+            ],
+        ]
+        return md + Format.table(["Run", ""], leftAligned: 2, rows + since + more) + "\n"
     }
 
     static func summarySection(_ report: BenchmarkReport) -> String {
@@ -158,14 +167,13 @@ public enum MarkdownReport {
             ? "The ratio of the medians, and in parentheses its 95 % confidence interval over the process runs "
                 + "(see [How it was measured](#how-it-was-measured)).\n\n"
             : "The ratio of the medians.\n\n"
-        md += "| Scenario | " + names.joined(separator: " | ") + " |\n"
-        md += "|---|" + String(repeating: "---:|", count: names.count) + "\n"
-        for scenario in report.scenarios {
-            guard let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last else { continue }
-            md += "| \(scenario.title) (N = \(Format.count(size.size))) | "
-            md += names.map { name in ratioText(name, in: size, intervals: intervals) }.joined(separator: " | ")
-            md += " |\n"
-        }
+        md += Format.table(
+            ["Scenario"] + names,
+            report.scenarios.compactMap { scenario in
+                guard let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last else { return nil }
+                return ["\(scenario.title) (N = \(Format.count(size.size)))"]
+                    + names.map { name in ratioText(name, in: size, intervals: intervals) }
+            })
         md += "\n— : the contender has no such operation (see the scenario's notes).\n\n"
         if report.scenarios.contains(where: { !$0.isCurve }) { md += "![Ratios to raw GCD](benchmarks-ratios.svg)\n\n" }
         return md
@@ -182,28 +190,20 @@ public enum MarkdownReport {
         md += "interval is above it, and undecided when it falls inside the interval. Each cell: the measured "
         md += "ratio and its interval, then each limit with its mark; — where the design has no goal for the "
         md += "scenario.\n\n"
-        md +=
-            "| Design | " + targets.scenarios.joined(separator: " | ")
-            + " | bytes per pending | allocations per pending |\n"
-        md += "|---|" + String(repeating: "---:|", count: targets.scenarios.count + 2) + "\n"
-        for design in designs {
-            guard let limits = targets.limits[design] else { continue }
-            var row = "| \(design) |"
-            for id in targets.scenarios {
-                row += " \(targetCell(design, scenario: id, limits: limits, in: report)) |"
+        let rows = designs.compactMap { design -> [String]? in
+            guard let limits = targets.limits[design] else { return nil }
+            let cells = targets.scenarios.map { targetCell(design, scenario: $0, limits: limits, in: report) }
+            guard let memory = report.memory.first(where: { $0.contender == design }) else {
+                return [design] + cells + ["—", "—"]
             }
-            if let memory = report.memory.first(where: { $0.contender == design }) {
-                let bytes = memoryCell(
-                    memory.bytesPerPending, limit: limits.bytesPerPending, resolution: 1, format: Format.bytes)
-                let allocations = memoryCell(
+            return [design] + cells + [
+                memoryCell(memory.bytesPerPending, limit: limits.bytesPerPending, resolution: 1, format: Format.bytes),
+                memoryCell(
                     memory.allocationsPerPending, limit: limits.allocationsPerPending, resolution: 0.1,
-                    format: Format.decimal)
-                row += " \(bytes) | \(allocations) |"
-            } else {
-                row += " — | — |"
-            }
-            md += row + "\n"
+                    format: Format.decimal),
+            ]
         }
+        md += Format.table(["Design"] + targets.scenarios + ["bytes per pending", "allocations per pending"], rows)
         md += "\n✅ met, ❌ missed, ❔ undecided (the limit lies inside the interval: the run cannot tell)."
         if linkPerformance { md += " Where each design's cost goes is in [performance.md](performance.md)." }
         return md + "\n\n"
@@ -259,16 +259,15 @@ public enum MarkdownReport {
         md += "side by side; a design's rank is one more than the number of designs faster than it beyond the "
         md += "noise (the interval wholly below 1). Designs the run cannot tell apart (the interval holds 1) "
         md += "can share a rank, and the last column names every such tie.\n\n"
-        md += "| Scenario | Ranks | Ties (the paired interval holds 1) |\n|---|---|---|\n"
-        for scenario in report.scenarios {
-            guard let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last else { continue }
+        let rows = report.scenarios.compactMap { scenario -> [String]? in
+            guard let size = scenario.result(at: scenario.headlineSize) ?? scenario.sizes.last else { return nil }
             let places = places(designs, in: size)
-            guard places.count > 1 else { continue }
+            guard places.count > 1 else { return nil }
             let ties = Ranking.ties(places) { interval($0, over: $1, in: size) }.map { "\($0.0) = \($0.1)" }
-            md +=
-                "| \(scenario.title) | \(Ranking.text(places)) | \(ties.isEmpty ? "none" : ties.joined(separator: ", ")) |\n"
+            return [scenario.title, Ranking.text(places), ties.isEmpty ? "none" : ties.joined(separator: ", ")]
         }
-        return md + "\n"
+        return md + Format.table(["Scenario", "Ranks", "Ties (the paired interval holds 1)"], leftAligned: 3, rows)
+            + "\n"
     }
 
     /// The recorded runs: the designs' ranks in each, the orders that hold in all of them, and
@@ -282,17 +281,16 @@ public enum MarkdownReport {
         md += "any record as in the ranking above. A record is left out of a comparison when the code of a "
         md += "design it compares has changed since it ran, or when what the tool measures for a contender "
         md += "has.\n\n"
-        md += "| Run | Machine | Commit | Processes |\n|---|---|---|---:|\n"
-        for (index, record) in records.enumerated() {
-            md += "| \(index + 1): \(record.run.date) | \(record.run.machine.label) | "
-            md += "`\(record.run.commit)` | \(record.run.processes) |\n"
-        }
+        md += Format.table(
+            ["Run", "Machine", "Commit", "Processes"], leftAligned: 3,
+            records.enumerated().map { index, record in
+                let run = record.run
+                return ["\(index + 1): \(run.date)", run.machine.label, "`\(run.commit)`", "\(run.processes)"]
+            })
         md += "\nPer scenario, the designs' ranks in each run, then what holds in every run that can speak for "
         md += "both designs: an order beyond the noise in all of them, or one that reverses between runs. A "
         md += "pair not named is a tie in at least one run.\n\n"
-        md += "| Scenario | " + records.indices.map { "Run \($0 + 1)" }.joined(separator: " | ")
-        md += " | Holds in every run |\n"
-        md += "|---|" + String(repeating: "---|", count: records.count) + "---|\n"
+        var rows: [[String]] = []
         for scenario in report.scenarios {
             let ranks = records.map { record -> String in
                 guard let measured = record.scenario(scenario.id) else { return "—" }
@@ -307,9 +305,10 @@ public enum MarkdownReport {
                 case .reversed(let first, let second): return "\(first) and \(second) reverse"
                 }
             }
-            md += "| \(scenario.title) | " + ranks.joined(separator: " | ")
-            md += " | \(findings.isEmpty ? "no order" : findings.joined(separator: ", ")) |\n"
+            rows.append([scenario.title] + ranks + [findings.isEmpty ? "no order" : findings.joined(separator: ", ")])
         }
+        let header = ["Scenario"] + records.indices.map { "Run \($0 + 1)" } + ["Holds in every run"]
+        md += Format.table(header, leftAligned: header.count, rows)
         return md + "\n" + machinesSection(report, evidence: evidence)
     }
 
@@ -323,19 +322,17 @@ public enum MarkdownReport {
         md += "recorded run on each machine (its commit in the column). What moves with the machine is "
         md += "discussed in the [design review](design-review.md#what-moves-with-the-machine).\n\n"
         let names = report.contenders.map(\.name).filter { $0 != referenceContender }
-        md += "| Scenario | Contender | "
-        md += machines.map { "\($0.machine) (`\($0.record.run.commit)`)" }.joined(separator: " | ") + " |\n"
-        md += "|---|---|" + String(repeating: "---:|", count: machines.count) + "\n"
+        var rows: [[String]] = []
         for scenario in report.scenarios {
             for name in names {
                 let cells = machines.map { machine in
                     machine.record.scenario(scenario.id)?.ratio(name, over: referenceContender).map(withInterval) ?? "—"
                 }
-                guard cells.contains(where: { $0 != "—" }) else { continue }
-                md += "| \(scenario.id) | \(name) | " + cells.joined(separator: " | ") + " |\n"
+                if cells.contains(where: { $0 != "—" }) { rows.append([scenario.id, name] + cells) }
             }
         }
-        return md + "\n"
+        let header = ["Scenario", "Contender"] + machines.map { "\($0.machine) (`\($0.record.run.commit)`)" }
+        return md + Format.table(header, leftAligned: 2, rows) + "\n"
     }
 
     static func memorySection(_ report: BenchmarkReport) -> String {
@@ -343,12 +340,10 @@ public enum MarkdownReport {
         var md = "## Memory: one pending promise with one `then`\n\n"
         md += "Bytes still allocated and allocations made per pending promise with one callback attached "
         md += "(the promise, the callback, and whatever `then` returns), averaged over many.\n\n"
-        md += "| Contender | Bytes retained | Allocations |\n|---|---:|---:|\n"
-        for memory in report.memory {
-            md += "| \(memory.contender) | \(Format.bytes(memory.bytesPerPending)) | "
-            md += "\(Format.decimal(memory.allocationsPerPending)) |\n"
+        let rows = report.memory.map {
+            [$0.contender, Format.bytes($0.bytesPerPending), Format.decimal($0.allocationsPerPending)]
         }
-        return md + "\n"
+        return md + Format.table(["Contender", "Bytes retained", "Allocations"], rows) + "\n"
     }
 
     static func scenarioSection(_ scenario: ScenarioResult, number: Int, report: BenchmarkReport) -> String {
@@ -361,29 +356,24 @@ public enum MarkdownReport {
         for size in scenario.sizes {
             md += "**N = \(Format.count(size.size))** (\(Format.count(size.units)) \(scenario.unit)s per sample), "
             md += "time per \(scenario.unit):\n\n"
-            md += "| Contender | Median | MAD | Min | Max | "
-            md += hasIntervals(report) ? "Ratio to GCD (95 % interval) |" : "Ratio to GCD |"
-            md += twoPhase ? " Build | Fire |" : ""
-            md += " Allocations per \(scenario.unit) |"
             let metricNames = Set(size.cells.flatMap { $0.metrics.map { Array($0.keys) } ?? [] }).sorted()
-            md += metricNames.map { " \($0) |" }.joined() + "\n"
-            md += "|---|---:|---:|---:|---:|---:|" + (twoPhase ? "---:|---:|" : "") + "---:|"
-            md += String(repeating: "---:|", count: metricNames.count) + "\n"
-            for cell in orderedCells(size, report: report) {
+            let ratioTitle = hasIntervals(report) ? "Ratio to GCD (95 % interval)" : "Ratio to GCD"
+            var header = ["Contender", "Median", "MAD", "Min", "Max", ratioTitle]
+            header += (twoPhase ? ["Build", "Fire"] : []) + ["Allocations per \(scenario.unit)"] + metricNames
+            let rows = report.contenders.compactMap { size.cell($0.name) }.map { cell -> [String] in
                 let summary = cell.summary
-                md += "| \(cell.contender) | \(Format.duration(summary.median)) | \(Format.duration(summary.mad)) | "
-                md += "\(Format.duration(summary.min)) | \(Format.duration(summary.max)) | "
-                md += "\(ratioText(cell.contender, in: size, intervals: hasIntervals(report))) |"
+                var row =
+                    [cell.contender] + [summary.median, summary.mad, summary.min, summary.max].map(Format.duration)
+                row.append(ratioText(cell.contender, in: size, intervals: hasIntervals(report)))
                 if twoPhase {
-                    md += " \(cell.buildSamples.map { Format.duration(SampleSummary($0).median) } ?? "—") |"
-                    md += " \(cell.fireSamples.map { Format.duration(SampleSummary($0).median) } ?? "—") |"
+                    row += [cell.buildSamples, cell.fireSamples].map { samples -> String in
+                        samples.map { Format.duration(SampleSummary($0).median) } ?? "—"
+                    }
                 }
-                md += " \(cell.allocationsPerUnit.map(Format.decimal) ?? "—") |"
-                for metric in metricNames {
-                    md += " \(cell.metrics?[metric].map(Format.decimal) ?? "—") |"
-                }
-                md += "\n"
+                row.append(cell.allocationsPerUnit.map(Format.decimal) ?? "—")
+                return row + metricNames.map { cell.metrics?[$0].map(Format.decimal) ?? "—" }
             }
+            md += Format.table(header, rows)
             let missing = report.contenders.map(\.name).filter { size.cell($0) == nil }
             if !missing.isEmpty { md += "\nNot run: \(missing.joined(separator: ", ")).\n" }
             md += "\n"
@@ -393,25 +383,18 @@ public enum MarkdownReport {
 
     /// The growth curve as numbers: median time per unit, one row per contender, one column per N.
     static func curveTable(_ scenario: ScenarioResult, report: BenchmarkReport) -> String {
-        var md = "| Time per \(scenario.unit) | "
-        md += scenario.sizes.map { "N = \(Format.count($0.size))" }.joined(separator: " | ") + " |\n"
-        md += "|---|" + String(repeating: "---:|", count: scenario.sizes.count) + "\n"
-        for contender in report.contenders where scenario.sizes.contains(where: { $0.cell(contender.name) != nil }) {
-            md += "| \(contender.name) | "
-            md += scenario.sizes.map { size in
-                size.cell(contender.name).map { Format.duration($0.summary.median) } ?? "—"
-            }.joined(separator: " | ")
-            md += " |\n"
-        }
-        return md + "\n"
+        let rows = report.contenders.map(\.name).filter { name in scenario.sizes.contains { $0.cell(name) != nil } }
+            .map { name in
+                [name]
+                    + scenario.sizes.map { size in size.cell(name).map { Format.duration($0.summary.median) } ?? "—" }
+            }
+        let header = ["Time per \(scenario.unit)"] + scenario.sizes.map { "N = \(Format.count($0.size))" }
+        return Format.table(header, rows) + "\n"
     }
 
     static func contendersSection(_ report: BenchmarkReport) -> String {
-        var md = "## Contenders\n\n| Contender | Kind | What it is |\n|---|---|---|\n"
-        for contender in report.contenders {
-            md += "| \(contender.name) | \(contender.kind.rawValue) | \(contender.summary) |\n"
-        }
-        return md + "\n"
+        let rows = report.contenders.map { [$0.name, $0.kind.rawValue, $0.summary] }
+        return "## Contenders\n\n" + Format.table(["Contender", "Kind", "What it is"], leftAligned: 3, rows) + "\n"
     }
 
     static func methodSection(_ report: BenchmarkReport) -> String {
@@ -524,10 +507,6 @@ public enum MarkdownReport {
             series: series,
             formatY: Format.duration
         )
-    }
-
-    private static func orderedCells(_ size: SizeResult, report: BenchmarkReport) -> [Cell] {
-        report.contenders.compactMap { size.cell($0.name) }
     }
 
 }

@@ -45,7 +45,7 @@ struct CompareCommandTests {
             #expect(help.contains(option), "\(option) missing from compare --help")
         }
         let subcommands = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
-        for subcommand in ["render", "record", "claims"] {
+        for subcommand in ["render", "record"] {
             #expect(subcommands.contains("  \(subcommand) "), "\(subcommand) missing from the subcommands")
         }
     }
@@ -85,7 +85,7 @@ struct CompareCommandTests {
 
     @Test("the subcommands take only --output: a benchmark option there is refused, not ignored")
     func subcommandsRefuseBenchmarkOptions() throws {
-        for arguments in [["render", "--quick"], ["claims", "--scenario", "chain"]] {
+        for arguments in [["render", "--quick"], ["record", "--scenario", "chain", "x.json"]] {
             let (status, output) = try Self.runCompare(arguments)
             #expect(status == 64, "\(arguments)")
             #expect(output.contains("takes only --output"), "\(arguments): \(output)")

@@ -35,22 +35,6 @@ struct ReportWriterTests {
         #expect(MarkdownReport.ratio("QX", in: size) == nil)
     }
 
-    @Test("a version 1 report, one process with flat samples, reads as a run of one process")
-    func readsVersionOne() throws {
-        let json = """
-            {"version": 1, "contenders": [], "memory": [], "scenarios": [{"id": "single", "title": "single",
-            "unit": "operation", "summary": "", "isCurve": false, "headlineSize": 1, "sizes": [{"size": 1,
-            "units": 1, "cells": [{"contender": "GCD", "samples": [1, 2, 3]}]}]}], "run": {"date": "d",
-            "command": "c", "commit": "abc", "toolchain": "t", "machine": {"os": "o", "cpu": "c", "cores": 2,
-            "memoryBytes": 1}, "quick": false, "repetitions": 3, "warmups": 1, "durationSeconds": 1,
-            "peakRSSBytes": 1}}
-            """
-        let report = try BenchmarkReport.decode(from: Data(json.utf8))
-        #expect(report.version == BenchmarkReport.currentVersion)
-        #expect(report.run.processes == 1)
-        #expect(report.scenarios[0].sizes[0].cells[0].runs == [[1, 2, 3]])
-    }
-
     @Test("the Markdown and the charts match the golden files")
     func goldenFiles() throws {
         let files = MarkdownReport.files(

@@ -19,11 +19,7 @@ public enum ReadmeTable {
         let adapter = Design.allCases[0].adapter
         let cases =
             APlusSuite.cases(for: adapter, options: .thenProperties).count + APlusSuite.additions(for: adapter).count
-        var md = generated.beginMarker + "\n"
-        md += "| Design | Promises/A+ | Values | Work starts | Cancels | Progress | "
-        md += "Time per chain link | Instructions per chain link | Heap per pending promise |\n"
-        md += "|---|---|---|---|---|---|---:|---:|---:|\n"
-        for design in Design.allCases {
+        let rows = Design.allCases.map { design in
             let facts = DesignFacts.of(design)
             let name = design.rawValue
             let time = size.flatMap { MarkdownReport.interval(name, in: $0) }.map(MarkdownReport.withInterval) ?? "—"
@@ -33,10 +29,17 @@ public enum ReadmeTable {
             let memory = report.memory.first { $0.contender == name }.map {
                 "\(Format.bytes($0.bytesPerPending)), \(Format.decimal($0.allocationsPerPending)) allocations"
             }
-            md += "| [\(name)](Implementations/\(design.moduleName)/README.md) | \(cases) of \(cases) "
-            md += "| \(facts.values) | \(facts.starts) | \(facts.cancels) | \(facts.progress) | \(time) "
-            md += "| \(instructions) | \(memory ?? "—") |\n"
+            return [
+                "[\(name)](Implementations/\(design.moduleName)/README.md)", "\(cases) of \(cases)", facts.values,
+                facts.starts, facts.cancels, facts.progress, time, instructions, memory ?? "—",
+            ]
         }
+        var md = generated.beginMarker + "\n"
+        md += Format.table(
+            [
+                "Design", "Promises/A+", "Values", "Work starts", "Cancels", "Progress", "Time per chain link",
+                "Instructions per chain link", "Heap per pending promise",
+            ], leftAligned: 6, rows)
         md += "\nTime: the committed run's ratio to raw GCD, with its 95 % interval, on one machine "
         md += "(\(report.run.machine.label), \(report.run.date.prefix(10))); every recorded machine is in "
         md += "[benchmarks.md](Reports/benchmarks.md#across-runs-and-machines). Instructions: callgrind's count "

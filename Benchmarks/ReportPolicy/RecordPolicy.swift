@@ -22,7 +22,7 @@ public struct RecordPolicy: Sendable {
     /// scenario changes (not when its code is only rearranged).
     public static let measurementChanges = [
         MeasurementChange(
-            contenders: [], scenarios: [ProseClaims.memory], since: "8f14a55",
+            contenders: [], scenarios: ["memory"], since: "8f14a55",
             why: "bytes are the heap's usable sizes since; before, the sizes requested"),
         MeasurementChange(
             contenders: ["Combine"], scenarios: ["workflow", "checkout", "cancel"], since: "8f14a55",
@@ -144,6 +144,25 @@ public struct RecordPolicy: Sendable {
     /// Whether `source` mentions `name` as a word.
     static func uses(_ source: String, _ name: String) -> Bool {
         source.range(of: "\\b\(name)\\b", options: .regularExpression) != nil
+    }
+
+    /// The title of benchmarks.md's row on the designs' code since the run.
+    public static let codeSinceRunTitle = "Design code since the run"
+
+    /// The row's text: which design's code (comments aside) has changed since the run's commit,
+    /// file by file, or that none has; `nil` outside a git checkout with that commit.
+    public func codeSinceRun(_ commit: String) -> String? {
+        let commit = Self.baseCommit(commit)
+        guard hasHistory, git(["cat-file", "-e", commit + "^{commit}"]) != nil else { return nil }
+        let changed = Design.allCases.compactMap { design -> String? in
+            let files = changedFiles(of: design, since: commit)
+            guard !files.isEmpty else { return nil }
+            let names = files.map { $0.hasPrefix("the shared") ? $0 : "`\(($0 as NSString).lastPathComponent)`" }
+            return "\(design.rawValue): \(names.joined(separator: ", "))"
+        }
+        return changed.isEmpty
+            ? "unchanged for every design (comments aside): the run measured the code of this report"
+            : "changed (comments aside) in " + changed.joined(separator: "; ")
     }
 
     /// Whether `commit` includes `change` (is it or comes after it).

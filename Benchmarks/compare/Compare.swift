@@ -23,7 +23,7 @@ struct Compare: ParsableCommand {
             folder, and never into Reports/. Timings need an optimised build: a debug build of compare \
             builds and runs the release build of itself with the same arguments.
             """,
-        subcommands: [Render.self, Record.self, Claims.self]
+        subcommands: [Render.self, Record.self]
     )
 
     @OptionGroup var options: BenchmarkOptions
@@ -226,49 +226,6 @@ struct Record: ParsableCommand {
     }
 }
 
-struct Claims: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Check the claims of the README and Reports/ against every recorded run, and against the runs given.",
-        discussion: """
-            Reads Reports/runs/ and each benchmarks.json given (a fresh run, before it is committed), and \
-            prints every claim a run contradicts, every claim no run can check, and every statement that \
-            compares without a claim. Exits with 1 when there is any. A record is left out of a claim when \
-            the code of a design it names has changed since it ran, or what the tool measures for a \
-            contender it names has; --list-left-out prints those too.
-            """
-    )
-
-    @ParentCommand var compare: Compare
-
-    @Argument(help: "Full runs' benchmarks.json files to check beside the records.")
-    var reports: [String] = []
-
-    @Flag(help: "Also print every record left out of a claim, and why.")
-    var listLeftOut = false
-
-    func validate() throws { try compare.options.rejectBenchmarkOnlyOptions(for: Self._commandName) }
-
-    func run() throws {
-        let root = ReleaseBuild.packageRoot
-        var records = try RunRecord.all(
-            in: root.appendingPathComponent(OutputFolder.reports).appendingPathComponent(RunRecord.folderName))
-        for path in reports {
-            let report: BenchmarkReport
-            do { report = try BenchmarkReport.decode(from: Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-                throw ValidationError("cannot read \(path): \(error)")
-            }
-            guard !report.run.quick else {
-                throw ValidationError("\(path) is a --quick run: a smoke test, not evidence")
-            }
-            records.append(RunRecord(report: report))
-        }
-        let check = try ClaimCheck.run(root: root, records: records, policy: RecordPolicy(root: root))
-        print(check.text)
-        if listLeftOut { print(check.leftOut.map { "left out: \($0)" }.joined(separator: "\n")) }
-        if !check.passed { throw ExitCode.failure }
-    }
-}
-
 /// Writing the report files.
 enum Reports {
     static func prepare(_ folder: String) throws {
@@ -293,13 +250,13 @@ enum Reports {
         let url = URL(fileURLWithPath: folder)
         let records = try RunRecord.all(in: url.appendingPathComponent(RunRecord.folderName))
         let root = ReleaseBuild.packageRoot
-        let codeSinceRun = CodeSinceRun.compute(since: report.run.commit, root: root)
+        let policy = RecordPolicy(root: root)
         let besideReports =
             url.standardizedFileURL == root.appendingPathComponent(OutputFolder.reports).standardizedFileURL
         let context = MarkdownReport.Context(
-            evidence: Evidence(records: records, exclusion: RecordPolicy(root: root).exclusion),
+            evidence: Evidence(records: records, exclusion: policy.exclusion),
             targets: ProjectTargets.table,
-            codeSinceRun: codeSinceRun.map { (CodeSinceRun.rowTitle, $0.text) },
+            codeSinceRun: policy.codeSinceRun(report.run.commit).map { (RecordPolicy.codeSinceRunTitle, $0) },
             besideReports: besideReports,
             chartReferences: ProjectTargets.chartReferences)
         for file in MarkdownReport.files(for: report, context: context) {

@@ -123,7 +123,7 @@ final class Harness {
             let own = samples[name] ?? []
             return Cell(
                 contender: name,
-                samples: own.map { $0.total / Double(units) },
+                runs: [own.map { $0.total / Double(units) }],
                 buildSamples: twoPhase ? own.map { $0.build / Double(units) } : nil,
                 fireSamples: twoPhase ? own.map { $0.fire / Double(units) } : nil,
                 allocationsPerUnit: allocations[name],

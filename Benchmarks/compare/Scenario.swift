@@ -127,7 +127,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .single3: return size * 4
         case .concurrent: return size * (size - 1)
         case .chain, .all, .fanOut: return size
-        case .first: return Self.firstWinner(size: size)
+        case .first: return Inputs.winner(size: size)
         case .errors: return Self.errorCode
         case .workflow:
             return (0..<size).reduce(0) { sum, user in
@@ -141,8 +141,6 @@ enum Scenario: String, CaseIterable, Sendable {
         }
     }
 
-    /// The input of `first` that settles.
-    static func firstWinner(size: Int) -> Int { size * 7 / 10 }
     /// The code the error-propagation root rejects with and its handler returns.
     static let errorCode = 42
     /// Steps of the cancellation scenario, and the step at which it is cancelled.

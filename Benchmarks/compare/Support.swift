@@ -50,6 +50,18 @@ func raceHandlers(count: Int) -> (handlers: [@Sendable (Int) -> Void], result: H
     return (handlers, result)
 }
 
+/// The baselines' pending promises, in completion-handler style: `count` stored handlers waiting
+/// for their values, made inside `meter.measure`, each ticking `done`.
+func storedHandlers(count: Int, meter: AllocationMeter) -> (handlers: [@Sendable (Int) -> Void], done: Countdown) {
+    let done = Countdown(count)
+    var handlers: [@Sendable (Int) -> Void] = []
+    handlers.reserveCapacity(count)
+    meter.measure {
+        for _ in 0..<count { handlers.append { done.tick($0) } }
+    }
+    return (handlers, done)
+}
+
 /// A flag and a counter that closures can share (an `Atomic` itself cannot be captured).
 final class AtomicFlag: Sendable {
     private let value = Atomic<Bool>(false)
@@ -108,7 +120,8 @@ final class Handoff<Value: Sendable>: Sendable {
 }
 
 /// Marks the phases of one repetition: building (wiring promises up) and firing (settling the
-/// root and waiting for the result). A contender calls ``markBuilt()`` between the two; one that
+/// root and waiting for the result). A contender marks the end of the first with ``markBuilt()``,
+/// or fires through ``fire(thenSum:_:_:)`` and ``fire(thenTake:_:_:)``, which mark it; one that
 /// has a setup it must not be timed for (cancellation) calls ``restart()`` after it, and one whose
 /// time ends at a callback (cancellation again) calls ``markFinished()`` once it has the callback's
 /// value, so that freeing what the run made, when the contender returns, is not timed.
@@ -125,6 +138,25 @@ final class PhaseClock: Sendable {
     func markBuilt() { marks.withLock { $0.built = .now } }
     func markFinished() { marks.withLock { $0.finished = .now } }
     func record(_ metric: String, _ value: Double) { marks.withLock { $0.metrics[metric] = value } }
+
+    /// Ends the build phase, runs `settle` (which settles the roots), and waits for the callbacks'
+    /// sum: the firing phase of most scenarios.
+    func fire(thenSum done: Countdown, _ what: @autoclosure () -> String, _ settle: () -> Void) throws -> Int {
+        markBuilt()
+        settle()
+        return try done.sum(what())
+    }
+
+    /// Ends the build phase, runs `settle`, and waits for the value handed to `result`.
+    func fire<Value>(
+        thenTake result: Handoff<Value>, _ what: @autoclosure () -> String, _ settle: () -> Void
+    )
+        throws -> Value
+    {
+        markBuilt()
+        settle()
+        return try result.take(what())
+    }
 
     /// Ends a cancellation run once the benchmark thread has the final callback's value: stops the
     /// clock, records how many steps still ran, and returns the checksum (1 if it ended cancelled).
@@ -157,6 +189,9 @@ struct Inputs: Sendable {
     let size: Int
     /// A permutation of `0..<size`, the same for every contender (seeded).
     let order: [Int]
+    /// The input of `first` that settles.
+    var winner: Int { Self.winner(size: size) }
+    static func winner(size: Int) -> Int { size * 7 / 10 }
 
     init(size: Int) {
         self.size = size

@@ -6,7 +6,7 @@ import Testing
 /// Exact allocation counts per operation, as SwiftNIO's allocation-counter tests pin them: an
 /// extra allocation on a hot path fails CI, deterministically, where a timing goal could not.
 ///
-/// The counts come from the `AllocationCounter` tool (Benchmarks/AllocationCounter), which
+/// The counts come from the `AllocationCounter` tool (ConformanceTests/Costs/AllocationCounter), which
 /// `swift build` and `swift test` build beside this test bundle and which counts with the
 /// `AllocationCounting` target in a process of its own. They are debug-build counts, as `swift test`
 /// builds; `compare`'s release figures are in Reports/benchmarks.md (see
@@ -15,7 +15,7 @@ import Testing
 struct AllocationBudgetTests {
     /// Allocations per unit of each design's operation, in the debug build `swift test` makes (a
     /// release build allocates less: Reports/performance.md), as each operation states it beside
-    /// its code in `Benchmarks/CostOperations` (`Budget.allocations`, with why). Lower a budget
+    /// its code in `ConformanceTests/Costs/CostOperations` (`Budget.allocations`, with why). Lower a budget
     /// when an operation gets cheaper: the test fails on any difference, so that the figure there
     /// stays the truth.
     static let budgets: [String: Int] = Dictionary(

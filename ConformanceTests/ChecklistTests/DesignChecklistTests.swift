@@ -177,7 +177,7 @@ struct DesignChecklistTests {
         "5. the design's operations are in CostOperations/<Name>Operations.swift, each with its budgets",
         arguments: Design.allCases)
     func costBudgets(_ design: Design) throws {
-        let path = "Benchmarks/CostOperations/\(design.rawValue)Operations.swift"
+        let path = "ConformanceTests/Costs/CostOperations/\(design.rawValue)Operations.swift"
         let operations = try #require(try? Self.read(path), "no \(path)")
         let measurements = operations.components(separatedBy: "Measurement(").dropFirst()
         #expect(!measurements.isEmpty, "\(path) has no operation")
@@ -188,7 +188,7 @@ struct DesignChecklistTests {
                 measurement.contains("budget: Budget(allocations: ") && measurement.contains("instructions: "),
                 "\(path): an operation without its allocation and instruction budgets")
         }
-        let registry = try Self.read("Benchmarks/CostOperations/CostOperations.swift")
+        let registry = try Self.read("ConformanceTests/Costs/CostOperations/CostOperations.swift")
         #expect(registry.contains("\(design.rawValue)Operations.all"), "CostOperations.all leaves out \(design)")
     }
 

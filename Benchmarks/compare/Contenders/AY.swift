@@ -2,10 +2,6 @@ import AYPromises
 import CompareKit
 import Dispatch
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "[AYPromises](../Implementations/AYPromises): closure-property chaining, untyped values, `thenOn(queue)`"
-
 /// The AY design: untyped values, closure-property operators (`thenOn(queue) { }`, `catchOn`),
 /// `AYPromise.all` / `race` (first *fulfilled*). No cancellation.
 ///
@@ -13,7 +9,10 @@ private let summary =
 /// its block (which would cost a main-queue hop per promise). Values are untyped (`Any?`), so
 /// blocks cast.
 struct AYContender: Contender {
-    let info = ContenderInfo(name: "AY", kind: .design, summary: summary)
+    let info = ContenderInfo(
+        name: "AY", kind: .design,
+        summary:
+            "[AYPromises](../Implementations/AYPromises): closure-property chaining, untyped values, `thenOn(queue)`")
 
     private let serial = DispatchQueue(label: "compare.ay.serial")
     private let concurrentQueue = DispatchQueue(label: "compare.ay.concurrent", attributes: .concurrent)
@@ -35,18 +34,16 @@ struct AYContender: Contender {
         for deferred in deferreds {
             deferred.promise.thenOn(concurrentQueue) { (value: PromiseValue) in done.tick(int(value) * 2) }
         }
-        clock.markBuilt()
-        for (index, deferred) in deferreds.enumerated() { deferred.resolve(index) }
-        return try done.sum("AY concurrent")
+        return try clock.fire(thenSum: done, "AY concurrent") {
+            for (index, deferred) in deferreds.enumerated() { deferred.resolve(index) }
+        }
     }
 
     func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let root = AYPromise.pending()
         for _ in 0..<inputs.size { root.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) } }
-        clock.markBuilt()
-        root.resolve(1)
-        return try done.sum("AY fan-out")
+        return try clock.fire(thenSum: done, "AY fan-out") { root.resolve(1) }
     }
 
     /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
@@ -58,9 +55,9 @@ struct AYContender: Contender {
         let result = Handoff<Int>()
         last.thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
             .catchOn(serial) { (error: any Error) in result.put((error as? ChainError)?.code ?? -1) }
-        clock.markBuilt()
-        root.resolve(rejecting ? ChainError(code: Scenario.errorCode) : 0)
-        return try result.take("AY chain")
+        return try clock.fire(thenTake: result, "AY chain") {
+            root.resolve(rejecting ? ChainError(code: Scenario.errorCode) : 0)
+        }
     }
 
     func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -71,61 +68,48 @@ struct AYContender: Contender {
             let list = (values as? [PromiseValue] ?? []).map(int)
             result.put(list.enumerated().allSatisfy { $0.offset == $0.element } && list.count == n ? n : -1)
         }
-        clock.markBuilt()
-        for index in inputs.order { deferreds[index].resolve(index) }
-        return try result.take("AY all")
+        return try clock.fire(thenTake: result, "AY all") {
+            for index in inputs.order { deferreds[index].resolve(index) }
+        }
     }
 
     func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let deferreds = (0..<inputs.size).map { _ in AYPromise.pending() }
         let result = Handoff<Int>()
         AYPromise.race(deferreds.map(\.promise)).thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
-        clock.markBuilt()
-        let winner = Scenario.firstWinner(size: inputs.size)
-        deferreds[winner].resolve(winner)
-        return try result.take("AY first")
+        return try clock.fire(thenTake: result, "AY first") { deferreds[inputs.winner].resolve(inputs.winner) }
     }
 
     func workflow(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
-        var total = AYPromise.resolve(0)
-        for user in 0..<inputs.size {
-            total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
-                call { user }
-                    .thenOn(serial) { (user: PromiseValue) -> PromiseValue in
-                        call { Services.contacts(of: int(user)) }
-                    }
-                    .thenOn(serial) { (contacts: PromiseValue) -> PromiseValue in
-                        AYPromise.all(
-                            (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } })
-                    }
-                    .thenOn(serial) { (sizes: PromiseValue) in
-                        int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +)
-                    }
-            }
+        return try inTurn(inputs, "AY workflow") { sum, user in
+            call { user }
+                .thenOn(serial) { (user: PromiseValue) -> PromiseValue in call { Services.contacts(of: int(user)) } }
+                .thenOn(serial) { (contacts: PromiseValue) -> PromiseValue in
+                    AYPromise.all(
+                        (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } })
+                }
+                .thenOn(serial) { (sizes: PromiseValue) in
+                    int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +)
+                }
         }
-        return try wait(total, "AY workflow")
     }
 
     func checkout(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
-        var total = AYPromise.resolve(0)
-        for order in 0..<inputs.size {
-            total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in
-                call { order }
-                    .thenOn(serial) { (order: PromiseValue) -> PromiseValue in
-                        call { () throws -> Int in
-                            if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
-                            return int(order)
-                        }
+        return try inTurn(inputs, "AY checkout") { sum, order in
+            call { order }
+                .thenOn(serial) { (order: PromiseValue) -> PromiseValue in
+                    call { () throws -> Int in
+                        if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
+                        return int(order)
                     }
-                    .thenOn(serial) { (paid: PromiseValue) -> PromiseValue in call { int(paid) } }
-                    .thenOn(serial) { int(sum) + Services.paidScore }
-                    // AY's catch recovers: its return value fulfils the promise.
-                    .catchOn(serial) { int(sum) + Services.declinedScore }
-            }
+                }
+                .thenOn(serial) { (paid: PromiseValue) -> PromiseValue in call { int(paid) } }
+                .thenOn(serial) { int(sum) + Services.paidScore }
+                // AY's catch recovers: its return value fulfils the promise.
+                .catchOn(serial) { int(sum) + Services.declinedScore }
         }
-        return try wait(total, "AY checkout")
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
@@ -155,9 +139,18 @@ struct AYContender: Contender {
         AYPromise.asyncWith(answer)
     }
 
-    private func wait(_ promise: AYPromise, _ what: String) throws -> Int {
+    /// The workflows' shape: one step per input, each begun once the one before has ended, on the
+    /// sum so far; returns the last sum.
+    private func inTurn(
+        _ inputs: Inputs, _ what: String, _ step: @escaping @Sendable (_ sum: PromiseValue, _ input: Int) -> AYPromise
+    ) throws -> Int {
+        let serial = self.serial
+        var total = AYPromise.resolve(0)
+        for input in 0..<inputs.size {
+            total = total.thenOn(serial) { (sum: PromiseValue) -> PromiseValue in step(sum, input) }
+        }
         let result = Handoff<Int>()
-        promise.thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
+        total.thenOn(serial) { (value: PromiseValue) in result.put(int(value)) }
             .catchOn(serial) { (_: any Error) in result.put(-1) }
         return try result.take(what)
     }

@@ -3,10 +3,6 @@ import Dispatch
 import OpenCombine
 import OpenCombineDispatch
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "OpenCombine's `Future` (the Combine API on Linux): `receive(on:)` a dispatch queue, `sink`, `flatMap`, `collect`, `first`"
-
 /// The Combine peer: `Future`, Combine's one promise type, through OpenCombine (the Combine API
 /// on Linux), written the way Combine code is.
 ///
@@ -34,7 +30,11 @@ private let summary =
 /// inside `cancel()`, which calls `handleEvents(receiveCancel:)` on the way), so its latency is one
 /// hop and the call.
 struct CombineContender: Contender {
-    let info = ContenderInfo(name: "Combine", kind: .peer, summary: summary)
+    let info = ContenderInfo(
+        name: "Combine", kind: .peer,
+        summary:
+            "OpenCombine's `Future` (the Combine API on Linux): `receive(on:)` a dispatch queue, `sink`, `flatMap`, `collect`, `first`"
+    )
 
     private let serial = DispatchQueue(label: "compare.combine.serial")
     /// `concurrent`'s queues: `receive(on:)` needs a serial scheduler (it schedules a value and
@@ -149,45 +149,34 @@ struct CombineContender: Contender {
             .receive(on: serial.ocombine)
             .sink(receiveCompletion: { _ in }) { result.put($0) }
         clock.markBuilt()
-        let winner = Scenario.firstWinner(size: inputs.size)
-        pendings[winner].promise(.success(winner))
+        pendings[inputs.winner].promise(.success(inputs.winner))
         return try withExtendedLifetime(subscription) { try result.take("Combine first") }
     }
 
     func workflow(_ inputs: Inputs) throws -> Int {
-        var total = Just(0).eraseToAnyPublisher()
-        for user in 0..<inputs.size {
-            total = total.flatMap { sum in
-                call { user }
-                    .flatMap { user in call { Services.contacts(of: user) } }
-                    .flatMap { contacts in
-                        contacts.publisher.flatMap { contact in call { Services.avatarSize(of: contact) } }.collect()
-                    }
-                    .map { sizes in sum + sizes.reduce(0, +) }
-            }
-            .eraseToAnyPublisher()
+        try inTurn(inputs, "Combine workflow") { sum, user in
+            call { user }
+                .flatMap { user in call { Services.contacts(of: user) } }
+                .flatMap { contacts in
+                    contacts.publisher.flatMap { contact in call { Services.avatarSize(of: contact) } }.collect()
+                }
+                .map { sizes in sum + sizes.reduce(0, +) }
         }
-        return try wait(total, "Combine workflow")
     }
 
     func checkout(_ inputs: Inputs) throws -> Int {
-        var total = Just(0).eraseToAnyPublisher()
-        for order in 0..<inputs.size {
-            total = total.flatMap { sum in
-                call { order }
-                    .flatMap { order in
-                        failableCall { () throws -> Int in
-                            if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
-                            return order
-                        }
+        try inTurn(inputs, "Combine checkout") { sum, order in
+            call { order }
+                .flatMap { order in
+                    failableCall { () throws -> Int in
+                        if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                        return order
                     }
-                    .flatMap { paid in failableCall { paid } }
-                    .map { _ in sum + Services.paidScore }
-                    .catch { _ in Just(sum + Services.declinedScore) }
-            }
-            .eraseToAnyPublisher()
+                }
+                .flatMap { paid in failableCall { paid } }
+                .map { _ in sum + Services.paidScore }
+                .catch { _ in Just(sum + Services.declinedScore) }
         }
-        return try wait(total, "Combine checkout")
     }
 
     func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -300,11 +289,16 @@ struct CombineContender: Contender {
         }
     }
 
-    /// Subscribes to `publisher` on the serial queue, where every `Future` of the workflows settles,
-    /// so that OpenCombine's objects are only ever touched from that queue.
-    private func wait(_ publisher: AnyPublisher<Int, Never>, _ what: String) throws -> Int {
+    /// The workflows' shape: one step per input, each begun once the one before has ended, on the
+    /// sum so far; returns the last sum. It subscribes on the serial queue, where every `Future` of
+    /// the workflows settles, so that OpenCombine's objects are only ever touched from that queue.
+    private func inTurn<Step: Publisher<Int, Never>>(
+        _ inputs: Inputs, _ what: String, _ step: @escaping (_ sum: Int, _ input: Int) -> Step
+    ) throws -> Int {
+        var total = Just(0).eraseToAnyPublisher()
+        for input in 0..<inputs.size { total = total.flatMap { sum in step(sum, input) }.eraseToAnyPublisher() }
         let result = Handoff<Int>()
-        let subscription = publisher.subscribe(on: serial.ocombine).sink { result.put($0) }
+        let subscription = total.subscribe(on: serial.ocombine).sink { result.put($0) }
         return try withExtendedLifetime(subscription) { try result.take(what) }
     }
 }

@@ -1,16 +1,14 @@
 import CompareKit
 import PromiseRuntime
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "the scenario's closures called directly on the benchmark thread: no queue, no promise (the floor)"
-
 /// The floor: the same callbacks called directly, with no queue and no promise.
 ///
 /// It shows what the work itself costs (the closures, the countdown), so that every other column
 /// reads as "work plus machinery".
 struct DirectContender: Contender {
-    let info = ContenderInfo(name: "Direct", kind: .baseline, summary: summary)
+    let info = ContenderInfo(
+        name: "Direct", kind: .baseline,
+        summary: "the scenario's closures called directly on the benchmark thread: no queue, no promise (the floor)")
 
     func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int { try callbacks(inputs, clock, fanOut: false) }
     func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int { try callbacks(inputs, clock, fanOut: true) }
@@ -32,9 +30,9 @@ struct DirectContender: Contender {
         let done = Countdown(inputs.size)
         let factor = fanOut ? 1 : 2
         let callbacks: [@Sendable (Int) -> Void] = (0..<inputs.size).map { _ in { done.tick($0 * factor) } }
-        clock.markBuilt()
-        for (index, callback) in callbacks.enumerated() { callback(fanOut ? 1 : index) }
-        return try done.sum("direct callbacks")
+        return try clock.fire(thenSum: done, "direct callbacks") {
+            for (index, callback) in callbacks.enumerated() { callback(fanOut ? 1 : index) }
+        }
     }
 
     /// `chain` (the first link gets a value) and `errors` (it gets an error, which every link
@@ -70,10 +68,7 @@ struct DirectContender: Contender {
     func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         // The winner's handler is called, the others are dropped.
         let (handlers, result) = raceHandlers(count: inputs.size)
-        clock.markBuilt()
-        let winner = Scenario.firstWinner(size: inputs.size)
-        handlers[winner](winner)
-        return try result.take("direct first")
+        return try clock.fire(thenTake: result, "direct first") { handlers[inputs.winner](inputs.winner) }
     }
 
     func workflow(_ inputs: Inputs) throws -> Int {
@@ -98,14 +93,9 @@ struct DirectContender: Contender {
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
-        let done = Countdown(count)
-        var callbacks: [@Sendable (Int) -> Void] = []
-        callbacks.reserveCapacity(count)
-        meter.measure {
-            for _ in 0..<count { callbacks.append { done.tick($0) } }
-        }
-        return { [callbacks] in
-            for callback in callbacks { callback(1) }
+        let (handlers, done) = storedHandlers(count: count, meter: meter)
+        return {
+            for handler in handlers { handler(1) }
             _ = try done.sum("direct pending")
         }
     }

@@ -2,14 +2,12 @@ import CompareKit
 import Dispatch
 import FBLPromises
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "[FBLPromises](../Implementations/FBLPromises): GCD observers, typed `FBLPromise<Value>`, `then(on:)`"
-
 /// google/promises' design: typed `FBLPromise<Value>`, `then(on:)` with explicit queues, `all`,
 /// `race`, `recover`. No cancellation.
 struct FBLContender: Contender, HasQueues {
-    let info = ContenderInfo(name: "FBL", kind: .design, summary: summary)
+    let info = ContenderInfo(
+        name: "FBL", kind: .design,
+        summary: "[FBLPromises](../Implementations/FBLPromises): GCD observers, typed `FBLPromise<Value>`, `then(on:)`")
     let queues = ContenderQueues("fbl")
 
     func single(_ inputs: Inputs, blocks: Int) throws -> Int {
@@ -27,18 +25,16 @@ struct FBLContender: Contender, HasQueues {
         let done = Countdown(inputs.size)
         let promises = (0..<inputs.size).map { _ in FBLPromise<Int>.pending() }
         for promise in promises { promise.then(on: concurrentQueue) { done.tick($0 * 2) } }
-        clock.markBuilt()
-        for (index, promise) in promises.enumerated() { promise.fulfill(index) }
-        return try done.sum("FBL concurrent")
+        return try clock.fire(thenSum: done, "FBL concurrent") {
+            for (index, promise) in promises.enumerated() { promise.fulfill(index) }
+        }
     }
 
     func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let root = FBLPromise<Int>.pending()
         for _ in 0..<inputs.size { root.then(on: serial) { done.tick($0) } }
-        clock.markBuilt()
-        root.fulfill(1)
-        return try done.sum("FBL fan-out")
+        return try clock.fire(thenSum: done, "FBL fan-out") { root.fulfill(1) }
     }
 
     /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
@@ -50,9 +46,9 @@ struct FBLContender: Contender, HasQueues {
         let result = Handoff<Int>()
         last.then(on: serial) { result.put($0) }
             .catch(on: serial) { result.put(($0 as? ChainError)?.code ?? -1) }
-        clock.markBuilt()
-        if rejecting { root.reject(ChainError(code: Scenario.errorCode)) } else { root.fulfill(0) }
-        return try result.take("FBL chain")
+        return try clock.fire(thenTake: result, "FBL chain") {
+            if rejecting { root.reject(ChainError(code: Scenario.errorCode)) } else { root.fulfill(0) }
+        }
     }
 
     func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -62,56 +58,44 @@ struct FBLContender: Contender, HasQueues {
         FBLPromises.all(on: serial, promises).then(on: serial) { values in
             result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
         }
-        clock.markBuilt()
-        for index in inputs.order { promises[index].fulfill(index) }
-        return try result.take("FBL all")
+        return try clock.fire(thenTake: result, "FBL all") {
+            for index in inputs.order { promises[index].fulfill(index) }
+        }
     }
 
     func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let promises = (0..<inputs.size).map { _ in FBLPromise<Int>.pending() }
         let result = Handoff<Int>()
         FBLPromises.race(on: serial, promises).then(on: serial) { result.put($0) }
-        clock.markBuilt()
-        let winner = Scenario.firstWinner(size: inputs.size)
-        promises[winner].fulfill(winner)
-        return try result.take("FBL first")
+        return try clock.fire(thenTake: result, "FBL first") { promises[inputs.winner].fulfill(inputs.winner) }
     }
 
     func workflow(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
-        var total = FBLPromise(0)
-        for user in 0..<inputs.size {
-            total = total.then(on: serial) { sum in
-                call { user }
-                    .then(on: serial) { user in call { Services.contacts(of: user) } }
-                    .then(on: serial) { contacts in
-                        FBLPromises.all(
-                            on: serial, contacts.map { contact in call { Services.avatarSize(of: contact) } })
-                    }
-                    .then(on: serial) { sizes in sum + sizes.reduce(0, +) }
-            }
+        return try inTurn(inputs, "FBL workflow") { sum, user in
+            call { user }
+                .then(on: serial) { user in call { Services.contacts(of: user) } }
+                .then(on: serial) { contacts in
+                    FBLPromises.all(on: serial, contacts.map { contact in call { Services.avatarSize(of: contact) } })
+                }
+                .then(on: serial) { sizes in sum + sizes.reduce(0, +) }
         }
-        return try wait(total, "FBL workflow")
     }
 
     func checkout(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
-        var total = FBLPromise(0)
-        for order in 0..<inputs.size {
-            total = total.then(on: serial) { sum in
-                call { order }
-                    .then(on: serial) { order in
-                        call { () throws -> Int in
-                            if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
-                            return order
-                        }
+        return try inTurn(inputs, "FBL checkout") { sum, order in
+            call { order }
+                .then(on: serial) { order in
+                    call { () throws -> Int in
+                        if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                        return order
                     }
-                    .then(on: serial) { paid in call { paid } }
-                    .then(on: serial) { _ in sum + Services.paidScore }
-                    .recover(on: serial) { _ in sum + Services.declinedScore }
-            }
+                }
+                .then(on: serial) { paid in call { paid } }
+                .then(on: serial) { _ in sum + Services.paidScore }
+                .recover(on: serial) { _ in sum + Services.declinedScore }
         }
-        return try wait(total, "FBL checkout")
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
@@ -142,9 +126,16 @@ struct FBLContender: Contender, HasQueues {
         FBLPromise(on: io) { fulfill, _ in fulfill(try answer()) }
     }
 
-    private func wait(_ promise: FBLPromise<Int>, _ what: String) throws -> Int {
+    /// The workflows' shape: one step per input, each begun once the one before has ended, on the
+    /// sum so far; returns the last sum.
+    private func inTurn(
+        _ inputs: Inputs, _ what: String, _ step: @escaping @Sendable (_ sum: Int, _ input: Int) -> FBLPromise<Int>
+    ) throws -> Int {
+        let serial = self.serial
+        var total = FBLPromise(0)
+        for input in 0..<inputs.size { total = total.then(on: serial) { sum in step(sum, input) } }
         let result = Handoff<Int>()
-        promise.then(on: serial) { result.put($0) }.catch(on: serial) { _ in result.put(-1) }
+        total.then(on: serial) { result.put($0) }.catch(on: serial) { _ in result.put(-1) }
         return try result.take(what)
     }
 }

@@ -2,14 +2,13 @@ import CompareKit
 import Dispatch
 import PromiseRuntime
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "completion handlers on raw GCD with the same queues and hops as the promises (every ratio's denominator)"
-
 /// The practical floor: the same shape of work and the same queue hops as the promises, written
 /// with completion handlers and raw GCD. Every ratio in the report is taken against this column.
 struct GCDContender: Contender, HasQueues {
-    let info = ContenderInfo(name: "GCD", kind: .baseline, summary: summary)
+    let info = ContenderInfo(
+        name: "GCD", kind: .baseline,
+        summary:
+            "completion handlers on raw GCD with the same queues and hops as the promises (every ratio's denominator)")
     let queues = ContenderQueues("gcd")
 
     func single(_ inputs: Inputs, blocks: Int) throws -> Int {
@@ -22,17 +21,17 @@ struct GCDContender: Contender, HasQueues {
     func concurrent(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let callbacks: [@Sendable (Int) -> Void] = (0..<inputs.size).map { _ in { done.tick($0 * 2) } }
-        clock.markBuilt()
-        for (index, callback) in callbacks.enumerated() { concurrentQueue.async { callback(index) } }
-        return try done.sum("GCD concurrent")
+        return try clock.fire(thenSum: done, "GCD concurrent") {
+            for (index, callback) in callbacks.enumerated() { concurrentQueue.async { callback(index) } }
+        }
     }
 
     func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let observers: [@Sendable (Int) -> Void] = (0..<inputs.size).map { _ in { done.tick($0) } }
-        clock.markBuilt()
-        for observer in observers { serial.async { observer(1) } }
-        return try done.sum("GCD fan-out")
+        return try clock.fire(thenSum: done, "GCD fan-out") {
+            for observer in observers { serial.async { observer(1) } }
+        }
     }
 
     /// `chain` (the first step gets a value) and `errors` (it gets an error, which every step
@@ -78,7 +77,7 @@ struct GCDContender: Contender, HasQueues {
         // The winner's completion handler is dispatched when it settles, the others dropped.
         let (handlers, result) = raceHandlers(count: inputs.size)
         clock.markBuilt()
-        let winner = Scenario.firstWinner(size: inputs.size)
+        let winner = inputs.winner
         serial.async { handlers[winner](winner) }
         return try result.take("GCD first")
     }
@@ -112,15 +111,9 @@ struct GCDContender: Contender, HasQueues {
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
-        // A pending "promise" in completion-handler style: a stored handler waiting for its value.
-        let done = Countdown(count)
-        var handlers: [@Sendable (Int) -> Void] = []
-        handlers.reserveCapacity(count)
-        meter.measure {
-            for _ in 0..<count { handlers.append { done.tick($0) } }
-        }
+        let (handlers, done) = storedHandlers(count: count, meter: meter)
         let serial = self.serial
-        return { [handlers] in
+        return {
             for handler in handlers { serial.async { handler(1) } }
             _ = try done.sum("GCD pending")
         }

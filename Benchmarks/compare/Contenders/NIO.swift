@@ -3,10 +3,6 @@ import Dispatch
 import NIOCore
 import NIOPosix
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "SwiftNIO `EventLoopFuture`: one event loop as the serial queue, a 2-thread group as the concurrent one"
-
 /// A production peer: SwiftNIO's `EventLoopFuture` / `EventLoopPromise`, the future most Swift
 /// server code uses.
 ///
@@ -14,7 +10,10 @@ private let summary =
 /// queue, a two-thread group the concurrent queue, and another loop the I/O service. NIO has no
 /// race operator and no cancellation, so `first` and `cancel` are not run.
 final class NIOContender: Contender {
-    let info = ContenderInfo(name: "NIO", kind: .peer, summary: summary)
+    let info = ContenderInfo(
+        name: "NIO", kind: .peer,
+        summary:
+            "SwiftNIO `EventLoopFuture`: one event loop as the serial queue, a 2-thread group as the concurrent one")
 
     private let serialGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let concurrentGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
@@ -38,9 +37,9 @@ final class NIOContender: Contender {
         try submitAndWait(on: concurrentGroup.next()) {
             for promise in promises { promise.futureResult.whenSuccess { done.tick($0 * 2) } }
         }
-        clock.markBuilt()
-        for (index, promise) in promises.enumerated() { promise.succeed(index) }
-        return try done.sum("NIO concurrent")
+        return try clock.fire(thenSum: done, "NIO concurrent") {
+            for (index, promise) in promises.enumerated() { promise.succeed(index) }
+        }
     }
 
     func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -51,9 +50,7 @@ final class NIOContender: Contender {
         try submitAndWait(on: loop) {
             for _ in 0..<n { root.futureResult.map { $0 }.whenSuccess { done.tick($0) } }
         }
-        clock.markBuilt()
-        root.succeed(1)
-        return try done.sum("NIO fan-out")
+        return try clock.fire(thenSum: done, "NIO fan-out") { root.succeed(1) }
     }
 
     /// `chain` (the root succeeds) and `errors` (it fails and every link is skipped).
@@ -72,9 +69,9 @@ final class NIOContender: Contender {
                 }
             }
         }
-        clock.markBuilt()
-        if rejecting { root.fail(ChainError(code: Scenario.errorCode)) } else { root.succeed(0) }
-        return try result.take("NIO chain")
+        return try clock.fire(thenTake: result, "NIO chain") {
+            if rejecting { root.fail(ChainError(code: Scenario.errorCode)) } else { root.succeed(0) }
+        }
     }
 
     func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -87,55 +84,51 @@ final class NIOContender: Contender {
                 result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
             }
         }
-        clock.markBuilt()
-        for index in inputs.order { promises[index].succeed(index) }
-        return try result.take("NIO all")
+        return try clock.fire(thenTake: result, "NIO all") {
+            for index in inputs.order { promises[index].succeed(index) }
+        }
     }
 
     func workflow(_ inputs: Inputs) throws -> Int {
-        let n = inputs.size
         let loop = self.loop
         let io = ioGroup.next()
-        let sizes = try submitAndWait(on: loop) { () -> EventLoopFuture<Int> in
-            var total = loop.makeSucceededFuture(0)
-            for user in 0..<n {
-                total = total.flatMap { sum in
-                    Self.call(io, back: loop) { user }
-                        .flatMap { user in Self.call(io, back: loop) { Services.contacts(of: user) } }
-                        .flatMap { contacts in
-                            EventLoopFuture.whenAllSucceed(
-                                contacts.map { contact in
-                                    Self.call(io, back: loop) { Services.avatarSize(of: contact) }
-                                },
-                                on: loop
-                            )
-                        }
-                        .map { sum + $0.reduce(0, +) }
+        return try inTurn(inputs) { sum, user in
+            Self.call(io, back: loop) { user }
+                .flatMap { user in Self.call(io, back: loop) { Services.contacts(of: user) } }
+                .flatMap { contacts in
+                    EventLoopFuture.whenAllSucceed(
+                        contacts.map { contact in Self.call(io, back: loop) { Services.avatarSize(of: contact) } },
+                        on: loop)
                 }
-            }
-            return total
+                .map { sum + $0.reduce(0, +) }
         }
-        return try sizes.wait()
     }
 
     func checkout(_ inputs: Inputs) throws -> Int {
-        let n = inputs.size
         let loop = self.loop
         let io = ioGroup.next()
+        return try inTurn(inputs) { sum, order in
+            Self.call(io, back: loop) { order }
+                .flatMapThrowing { order -> Int in
+                    if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
+                    return order
+                }
+                .flatMap { paid in Self.call(io, back: loop) { paid } }
+                .map { _ in sum + Services.paidScore }
+                .recover { _ in sum + Services.declinedScore }
+        }
+    }
+
+    /// The workflows' shape: one step per input, each begun once the one before has ended, on the
+    /// sum so far, all wired on the event loop; returns the last sum.
+    private func inTurn(
+        _ inputs: Inputs, _ step: @escaping @Sendable (_ sum: Int, _ input: Int) -> EventLoopFuture<Int>
+    ) throws -> Int {
+        let n = inputs.size
+        let loop = self.loop
         let total = try submitAndWait(on: loop) { () -> EventLoopFuture<Int> in
             var total = loop.makeSucceededFuture(0)
-            for order in 0..<n {
-                total = total.flatMap { sum in
-                    Self.call(io, back: loop) { order }
-                        .flatMapThrowing { order -> Int in
-                            if Services.paymentFails(order: order) { throw Services.PaymentDeclined() }
-                            return order
-                        }
-                        .flatMap { paid in Self.call(io, back: loop) { paid } }
-                        .map { _ in sum + Services.paidScore }
-                        .recover { _ in sum + Services.declinedScore }
-                }
-            }
+            for input in 0..<n { total = total.flatMap { sum in step(sum, input) } }
             return total
         }
         return try total.wait()

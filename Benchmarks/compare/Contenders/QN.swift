@@ -2,15 +2,15 @@ import CompareKit
 import Dispatch
 import QNTasks
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "[QNTasks](../Implementations/QNTasks): cancellable tasks; links are continuations (`map`), `all`/`first` parallel tasks, workflows serial tasks"
-
 /// The QN design: lazily started, cancellable tasks. A link is a continuation (`map`: one task per
 /// link), `all` and `first` are parallel tasks, a pending promise is a manual task, and the
 /// workflows and the cancellation scenario are serial tasks, as QN code composes them.
 struct QNContender: Contender, HasQueues {
-    let info = ContenderInfo(name: "QN", kind: .design, summary: summary)
+    let info = ContenderInfo(
+        name: "QN", kind: .design,
+        summary:
+            "[QNTasks](../Implementations/QNTasks): cancellable tasks; links are continuations (`map`), `all`/`first` parallel tasks, workflows serial tasks"
+    )
     let queues = ContenderQueues("qn")
 
     func single(_ inputs: Inputs, blocks: Int) throws -> Int {
@@ -30,18 +30,16 @@ struct QNContender: Contender, HasQueues {
         for pending in pendings {
             pending.map(on: concurrentQueue) { $0 * 2 }.start(on: concurrentQueue) { done.tick($0.value ?? -1) }
         }
-        clock.markBuilt()
-        for (index, pending) in pendings.enumerated() { pending.succeed(index) }
-        return try done.sum("QN concurrent")
+        return try clock.fire(thenSum: done, "QN concurrent") {
+            for (index, pending) in pendings.enumerated() { pending.succeed(index) }
+        }
     }
 
     func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let done = Countdown(inputs.size)
         let root = QNAsyncManualTask<Int>()
         for _ in 0..<inputs.size { root.map(on: serial) { $0 }.start(on: serial) { done.tick($0.value ?? -1) } }
-        clock.markBuilt()
-        root.succeed(1)
-        return try done.sum("QN fan-out")
+        return try clock.fire(thenSum: done, "QN fan-out") { root.succeed(1) }
     }
 
     /// `chain` (the root succeeds) and `errors` (it fails and every link is skipped).
@@ -58,9 +56,9 @@ struct QNContender: Contender, HasQueues {
             case .cancelled: result.put(-1)
             }
         }
-        clock.markBuilt()
-        if rejecting { root.fail(ChainError(code: Scenario.errorCode)) } else { root.succeed(0) }
-        return try result.take("QN chain")
+        return try clock.fire(thenTake: result, "QN chain") {
+            if rejecting { root.fail(ChainError(code: Scenario.errorCode)) } else { root.succeed(0) }
+        }
     }
 
     func all(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -71,46 +69,44 @@ struct QNContender: Contender, HasQueues {
             let values = outcome.value ?? []
             result.put(values.enumerated().allSatisfy { $0.offset == $0.element } && values.count == n ? n : -1)
         }
-        clock.markBuilt()
-        for index in inputs.order { pendings[index].succeed(index) }
-        return try result.take("QN all")
+        return try clock.fire(thenTake: result, "QN all") {
+            for index in inputs.order { pendings[index].succeed(index) }
+        }
     }
 
     func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
         let pendings = (0..<inputs.size).map { _ in QNAsyncManualTask<Int>() }
         let result = Handoff<Int>()
         QNAsyncParallelTask(firstSuccessOf: pendings).start(on: serial) { result.put($0.value ?? -1) }
-        clock.markBuilt()
-        let winner = Scenario.firstWinner(size: inputs.size)
-        pendings[winner].succeed(winner)
-        return try result.take("QN first")
+        return try clock.fire(thenTake: result, "QN first") { pendings[inputs.winner].succeed(inputs.winner) }
     }
 
     func workflow(_ inputs: Inputs) throws -> Int {
-        let serial = self.serial
-        let workflows = QNAsyncSerialTask<Int>(
-            queue: serial,
-            buildBlocks: (0..<inputs.size).map { user -> QNAsyncSerialTask<Int>.BuildBlock in
-                { _ in .required(workflow(user: user)) }
-            },
-            resultGenerate: { $0.reduce(0) { $0 + ($1.result(as: Int.self) ?? -1_000_000) } }
-        )
-        return try wait(workflows, "QN workflow")
+        try inTurn(
+            inputs, "QN workflow", step: { user in .required(workflow(user: user)) },
+            resultGenerate: { $0.reduce(0) { $0 + ($1.result(as: Int.self) ?? -1_000_000) } })
     }
 
     func checkout(_ inputs: Inputs) throws -> Int {
-        let serial = self.serial
-        let checkouts = QNAsyncSerialTask<Int>(
-            queue: serial,
-            // Optional steps: a failed checkout must not stop the next one.
-            buildBlocks: (0..<inputs.size).map { order -> QNAsyncSerialTask<Int>.BuildBlock in
-                { _ in .optional(checkout(order: order)) }
-            },
+        // Optional steps: a failed checkout must not stop the next one.
+        try inTurn(
+            inputs, "QN checkout", step: { order in .optional(checkout(order: order)) },
             resultGenerate: { states in
                 states.reduce(0) { $0 + ($1.succeeded ? Services.paidScore : Services.declinedScore) }
-            }
-        )
-        return try wait(checkouts, "QN checkout")
+            })
+    }
+
+    /// The workflows' shape: a serial task of one step per input, each begun once the one before
+    /// has ended; returns its result.
+    private func inTurn(
+        _ inputs: Inputs, _ what: String, step: @escaping @Sendable (_ input: Int) -> QNAsyncSerialStep,
+        resultGenerate: @escaping QNAsyncSerialTask<Int>.ResultGenerate
+    ) throws -> Int {
+        let steps = QNAsyncSerialTask<Int>(
+            queue: serial,
+            buildBlocks: (0..<inputs.size).map { input -> QNAsyncSerialTask<Int>.BuildBlock in { _ in step(input) } },
+            resultGenerate: resultGenerate)
+        return try wait(steps, what)
     }
 
     func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {

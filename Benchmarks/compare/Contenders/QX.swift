@@ -2,14 +2,13 @@ import CompareKit
 import Dispatch
 import QXPromises
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "[QXPromises](../Implementations/QXPromises): chaining by observing the previous promise's `state` key"
-
 /// The QX design: each `then` makes a link that observes the previous promise's `state` key
 /// through QX's KVO-like observable. Untyped values; `all`, `catch`, no race, no cancellation.
 struct QXContender: Contender, HasQueues {
-    let info = ContenderInfo(name: "QX", kind: .design, summary: summary)
+    let info = ContenderInfo(
+        name: "QX", kind: .design,
+        summary: "[QXPromises](../Implementations/QXPromises): chaining by observing the previous promise's `state` key"
+    )
     let queues = ContenderQueues("qx")
 
     func single(_ inputs: Inputs, blocks: Int) throws -> Int {
@@ -35,9 +34,9 @@ struct QXContender: Contender, HasQueues {
                 return nil
             }
         }
-        clock.markBuilt()
-        for (index, pending) in pendings.enumerated() { pending.resolver.fulfill(index) }
-        return try done.sum("QX concurrent")
+        return try clock.fire(thenSum: done, "QX concurrent") {
+            for (index, pending) in pendings.enumerated() { pending.resolver.fulfill(index) }
+        }
     }
 
     func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -49,9 +48,7 @@ struct QXContender: Contender, HasQueues {
                 return nil
             }
         }
-        clock.markBuilt()
-        root.resolver.fulfill(1)
-        return try done.sum("QX fan-out")
+        return try clock.fire(thenSum: done, "QX fan-out") { root.resolver.fulfill(1) }
     }
 
     /// `chain` (the root fulfils) and `errors` (it rejects and every link is skipped).
@@ -87,46 +84,37 @@ struct QXContender: Contender, HasQueues {
             result.put(list.enumerated().allSatisfy { $0.offset == $0.element } && list.count == n ? n : -1)
             return nil
         }
-        clock.markBuilt()
-        for index in inputs.order { pendings[index].resolver.fulfill(index) }
-        return try result.take("QX all")
+        return try clock.fire(thenTake: result, "QX all") {
+            for index in inputs.order { pendings[index].resolver.fulfill(index) }
+        }
     }
 
     func workflow(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
-        var total = QXPromise(fulfilledWith: 0, on: serial)
-        for user in 0..<inputs.size {
-            total = total.then(on: serial) { sum in
-                call { user }
-                    .then(on: serial) { user in call { Services.contacts(of: int(user)) } }
-                    .then(on: serial) { contacts in
-                        QXPromise.all(
-                            on: serial,
-                            (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } }
-                        )
-                    }
-                    .then(on: serial) { sizes in int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +) }
-            }
+        return try inTurn(inputs, "QX workflow") { sum, user in
+            call { user }
+                .then(on: serial) { user in call { Services.contacts(of: int(user)) } }
+                .then(on: serial) { contacts in
+                    QXPromise.all(
+                        on: serial,
+                        (contacts as? [Int] ?? []).map { contact in call { Services.avatarSize(of: contact) } })
+                }
+                .then(on: serial) { sizes in int(sum) + (sizes as? [PromiseValue] ?? []).map(int).reduce(0, +) }
         }
-        return try wait(total, "QX workflow")
     }
 
     func checkout(_ inputs: Inputs) throws -> Int {
         let serial = self.serial
-        var total = QXPromise(fulfilledWith: 0, on: serial)
-        for order in 0..<inputs.size {
-            total = total.then(on: serial) { sum in
-                call { order }
-                    .then(on: serial) { order in
-                        if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
-                        return call { int(order) }
-                    }
-                    .then(on: serial) { paid in call { int(paid) } }
-                    .then(on: serial) { _ in int(sum) + Services.paidScore }
-                    .catch(on: serial) { _ in int(sum) + Services.declinedScore }
-            }
+        return try inTurn(inputs, "QX checkout") { sum, order in
+            call { order }
+                .then(on: serial) { order in
+                    if Services.paymentFails(order: int(order)) { throw Services.PaymentDeclined() }
+                    return call { int(order) }
+                }
+                .then(on: serial) { paid in call { int(paid) } }
+                .then(on: serial) { _ in int(sum) + Services.paidScore }
+                .catch(on: serial) { _ in int(sum) + Services.declinedScore }
         }
-        return try wait(total, "QX checkout")
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
@@ -163,9 +151,16 @@ struct QXContender: Contender, HasQueues {
         return pending.promise
     }
 
-    private func wait(_ promise: QXPromise, _ what: String) throws -> Int {
+    /// The workflows' shape: one step per input, each begun once the one before has ended, on the
+    /// sum so far; returns the last sum.
+    private func inTurn(
+        _ inputs: Inputs, _ what: String, _ step: @escaping @Sendable (_ sum: PromiseValue, _ input: Int) -> QXPromise
+    ) throws -> Int {
+        let serial = self.serial
+        var total = QXPromise(fulfilledWith: 0, on: serial)
+        for input in 0..<inputs.size { total = total.then(on: serial) { sum in step(sum, input) } }
         let result = Handoff<Int>()
-        promise.then(on: serial) { value in
+        total.then(on: serial) { value in
             result.put(int(value))
             return nil
         }

@@ -2,10 +2,6 @@ import CompareKit
 import Dispatch
 import PromiseRuntime
 
-/// The contender's line in the report's table of contenders.
-private let summary =
-    "async/await, task groups and `Task`s on the global executor, the workflows on an actor whose executor is a serial queue; pending values are continuations"
-
 /// The peer most new Swift code reaches for: structured concurrency (async functions, task
 /// groups, `Task`s), driven from the benchmark thread by one bridging wait per repetition.
 ///
@@ -15,7 +11,11 @@ private let summary =
 /// one task (that is how the language spells them); a chain link is a `Task` awaiting the
 /// previous one, the closest analogue of a promise.
 struct SwiftConcurrencyContender: Contender {
-    let info = ContenderInfo(name: "Swift concurrency", kind: .peer, summary: summary)
+    let info = ContenderInfo(
+        name: "Swift concurrency", kind: .peer,
+        summary:
+            "async/await, task groups and `Task`s on the global executor, the workflows on an actor whose executor is a serial queue; pending values are continuations"
+    )
 
     private let io = DispatchQueue(label: "compare.swift.io", attributes: .concurrent)
     /// The workflows run on an actor whose executor is a serial queue, so that every `await` of a
@@ -50,9 +50,9 @@ struct SwiftConcurrencyContender: Contender {
             }
         }
         _ = try registered.sum("Swift concurrent: tasks started")
-        clock.markBuilt()
-        for (index, slot) in slots.enumerated() { slot.settle(.success(index)) }
-        return try done.sum("Swift concurrent")
+        return try clock.fire(thenSum: done, "Swift concurrent") {
+            for (index, slot) in slots.enumerated() { slot.settle(.success(index)) }
+        }
     }
 
     func fanOut(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -66,9 +66,7 @@ struct SwiftConcurrencyContender: Contender {
             }
         }
         _ = try registered.sum("Swift fan-out: tasks started")
-        clock.markBuilt()
-        root.settle(.success(1))
-        return try done.sum("Swift fan-out")
+        return try clock.fire(thenSum: done, "Swift fan-out") { root.settle(.success(1)) }
     }
 
     /// `chain` (the root succeeds) and `errors` (it fails and every link rethrows).
@@ -104,9 +102,9 @@ struct SwiftConcurrencyContender: Contender {
             }
             result.put(values.enumerated().allSatisfy { $0.offset == $0.element } ? n : -1)
         }
-        clock.markBuilt()
-        for index in inputs.order { slots[index].settle(.success(index)) }
-        return try result.take("Swift all")
+        return try clock.fire(thenTake: result, "Swift all") {
+            for index in inputs.order { slots[index].settle(.success(index)) }
+        }
     }
 
     func first(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int {
@@ -132,7 +130,7 @@ struct SwiftConcurrencyContender: Contender {
             result.put(winner)
         }
         clock.markBuilt()
-        let winner = Scenario.firstWinner(size: inputs.size)
+        let winner = inputs.winner
         slots[winner].settle(.success(winner))
         _ = try winnerKnown.take("Swift first: winner")
         for (index, slot) in slots.enumerated() where index != winner { slot.settle(.failure(CancellationError())) }

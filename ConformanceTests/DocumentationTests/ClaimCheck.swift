@@ -1,37 +1,38 @@
-public import CompareKit
+import CompareKit
 import DesignRegistry
-public import Foundation
+import Foundation
+import ReportPolicy
 
 /// Every claim of the prose (the README and the hand-written reports) checked against every
 /// recorded run that can speak for it, and every statement that compares without a claim: what
-/// `ProseClaimTests` asserts and `compare claims` prints.
-public struct ClaimCheck: Sendable {
+/// `ProseClaimTests` asserts.
+struct ClaimCheck: Sendable {
     /// Claims a record contradicts: "design-review.md: 'chain: FBL < QN' in run 3 (…): FBL / QN is …".
-    public var contradictions: [String] = []
+    var contradictions: [String] = []
     /// Claims no record can check (no record of that machine, or every one left out).
-    public var unchecked: [String] = []
+    var unchecked: [String] = []
     /// Claims that cannot be evidence as written, and statements that compare without a claim.
-    public var problems: [String] = []
+    var problems: [String] = []
     /// Records left out of a claim, and why (the code or the measurement changed since).
-    public var leftOut: [String] = []
+    var leftOut: [String] = []
     /// How many (claim, record) pairs were checked.
-    public var checked = 0
+    var checked = 0
     /// How many claims there are.
-    public var claims = 0
+    var claims = 0
 
     /// Whether every claim holds in every record that can speak for it, and the prose has no problem.
-    public var passed: Bool { contradictions.isEmpty && unchecked.isEmpty && problems.isEmpty }
+    var passed: Bool { contradictions.isEmpty && unchecked.isEmpty && problems.isEmpty }
 
     /// The names a statement that compares may name: the designs, and the peers the benchmark
     /// runs beside them.
-    public static let names =
+    static let names =
         Design.allCases.map(\.rawValue) + [
             "Swift concurrency", "async/await", "SwiftNIO", "NIO", "Combine", "GCD",
         ]
 
     /// The prose whose claims are checked: the README and every Markdown file of `Reports/` that
     /// is not generated whole.
-    public static func proseFiles(root: URL) throws -> [URL] {
+    static func proseFiles(root: URL) throws -> [URL] {
         let reports = root.appendingPathComponent("Reports")
         let names = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".md") }
         let files = [root.appendingPathComponent("README.md")] + names.sorted().map(reports.appendingPathComponent)
@@ -45,7 +46,7 @@ public struct ClaimCheck: Sendable {
 
     /// Checks the prose under `root` against `records` (and `extra` runs not recorded, such as a
     /// fresh run to be committed), leaving records out as `policy` says.
-    public static func run(root: URL, records: [RunRecord], policy: RecordPolicy) throws -> ClaimCheck {
+    static func run(root: URL, records: [RunRecord], policy: RecordPolicy) throws -> ClaimCheck {
         var check = ClaimCheck()
         let reference = "GCD"
         for file in try proseFiles(root: root) {
@@ -86,7 +87,7 @@ public struct ClaimCheck: Sendable {
     }
 
     /// The check as text: counts, then every contradiction, unchecked claim and problem.
-    public var text: String {
+    var text: String {
         var lines = [
             "\(claims) claims, \(checked) checks against recorded runs: \(contradictions.count) contradicted, "
                 + "\(unchecked.count) unchecked, \(problems.count) problems in the prose"

@@ -1,3 +1,4 @@
+import CompareKit
 import Foundation
 
 /// Claims that prose makes about the benchmarks, written beside the prose so that a test can check
@@ -21,10 +22,10 @@ import Foundation
 /// A range spans at most ±25 % of its middle (H ≤ 5/3 L): a wider one predicts nothing. A claim
 /// about some machines only names them after the scenario, `chain on 2 cores: FBL < QN`, and its
 /// sentence says so ("on 2 cores").
-public enum ProseClaims {
+enum ProseClaims {
     /// One claim, as written.
-    public struct Claim: Equatable, Sendable, CustomStringConvertible {
-        public enum Kind: Equatable, Sendable {
+    struct Claim: Equatable, Sendable, CustomStringConvertible {
+        enum Kind: Equatable, Sendable {
             case below(String, String)
             case tie(String, String)
             case ratio(String, over: String, ClosedRange<Double>)
@@ -32,15 +33,15 @@ public enum ProseClaims {
         }
 
         /// A scenario id, or `memory`.
-        public var scenario: String
+        var scenario: String
         /// The cores of the machines the claim is about, or `nil` for every machine.
-        public var cores: Int?
-        public var kind: Kind
+        var cores: Int?
+        var kind: Kind
         /// The claim as written.
-        public var description: String
+        var description: String
 
         /// The contenders the claim names (raw GCD too, for a ratio to it).
-        public func contenders(reference: String) -> [String] {
+        func contenders(reference: String) -> [String] {
             switch kind {
             case .below(let a, let b), .tie(let a, let b), .ratio(let a, let b, _): return [a, b]
             case .value(let a, _): return scenario == ProseClaims.memory ? [a] : [a, reference]
@@ -48,7 +49,7 @@ public enum ProseClaims {
         }
 
         /// Why the claim cannot be evidence whatever the runs say (a range too wide), or `nil`.
-        public var malformation: String? {
+        var malformation: String? {
             let range: ClosedRange<Double>
             switch kind {
             case .ratio(_, _, let bounds), .value(_, let bounds): range = bounds
@@ -60,16 +61,16 @@ public enum ProseClaims {
     }
 
     /// A claim that cannot be read.
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public var text: String
-        public var description: String {
+    struct ParseError: Error, Equatable, CustomStringConvertible {
+        var text: String
+        var description: String {
             "cannot read the claim '\(text)': write 'scenario: A < B', 'A = B', 'A / B in L...H' or 'A in L...H', "
                 + "with 'scenario on N cores:' for a claim about some machines"
         }
     }
 
     /// What a claim is checked against in one record.
-    public enum Outcome: Equatable, Sendable {
+    enum Outcome: Equatable, Sendable {
         case holds
         case contradicted(String)
         /// The record cannot check it (another machine, a contender or scenario it did not run).
@@ -77,12 +78,12 @@ public enum ProseClaims {
     }
 
     /// The marker a claim comment starts with.
-    public static let marker = "<!-- claim:"
+    static let marker = "<!-- claim:"
     /// The scenario name of memory claims.
-    public static let memory = "memory"
+    static let memory = "memory"
 
     /// Every claim in `markdown`, in order.
-    public static func claims(in markdown: String) throws -> [Claim] {
+    static func claims(in markdown: String) throws -> [Claim] {
         var claims: [Claim] = []
         var rest = markdown[...]
         while let start = rest.range(of: marker) {
@@ -137,7 +138,7 @@ public enum ProseClaims {
     }
 
     /// What `record` says of `claim`; `reference` is the contender of `A in L...H` time claims.
-    public static func outcome(of claim: Claim, in record: RunRecord, reference: String) -> Outcome {
+    static func outcome(of claim: Claim, in record: RunRecord, reference: String) -> Outcome {
         if let cores = claim.cores, cores != record.run.machine.cores {
             return .notApplicable("a claim about \(cores)-core machines")
         }
@@ -191,13 +192,13 @@ public enum ProseClaims {
 
     /// One statement of a Markdown text: a paragraph, a list item or a table row, outside code
     /// blocks and generated sections, with the claims its comments carry.
-    public struct Statement: Equatable, Sendable {
-        public var text: String
-        public var claims: [Claim]
+    struct Statement: Equatable, Sendable {
+        var text: String
+        var claims: [Claim]
     }
 
     /// The statements of `markdown`.
-    public static func statements(in markdown: String) throws -> [Statement] {
+    static func statements(in markdown: String) throws -> [Statement] {
         var texts: [String] = []
         var current = ""
         var skipping = false
@@ -229,7 +230,7 @@ public enum ProseClaims {
     /// What is wrong with the statements of `markdown` as evidence: one that names one of `names`
     /// with a word or figure that compares and carries no claim, or one whose claim is about some
     /// machines and does not say which.
-    public static func problems(in markdown: String, names: [String]) throws -> [String] {
+    static func problems(in markdown: String, names: [String]) throws -> [String] {
         try statements(in: markdown).compactMap { statement in
             let visible = statement.text.replacingOccurrences(
                 of: #"<!--.*?-->"#, with: "", options: .regularExpression)
