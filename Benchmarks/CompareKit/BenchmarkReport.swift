@@ -43,13 +43,20 @@ public struct BenchmarkReport: Codable, Equatable, Sendable {
 
     /// Reads a report, refusing a format version this code does not know.
     public static func decode(from data: Data) throws -> BenchmarkReport {
-        struct VersionOnly: Decodable { let version: Int }
-        let version = try JSONDecoder().decode(VersionOnly.self, from: data).version
-        guard version == currentVersion else {
-            throw ReportError.unsupportedVersion(found: version, expected: currentVersion)
-        }
-        return try JSONDecoder().decode(BenchmarkReport.self, from: data)
+        try decodeVersioned(from: data, expected: currentVersion, or: ReportError.unsupportedVersion)
     }
+}
+
+private struct FormatVersion: Decodable { let version: Int }
+
+/// Decodes a `T` whose JSON has a `version` field, after checking that it is `expected`;
+/// otherwise throws `error(found, expected)`, so that no field is misread.
+func decodeVersioned<T: Decodable>(
+    from data: Data, expected: Int, or error: (_ found: Int, _ expected: Int) -> ReportError
+) throws -> T {
+    let version = try JSONDecoder().decode(FormatVersion.self, from: data).version
+    guard version == expected else { throw error(version, expected) }
+    return try JSONDecoder().decode(T.self, from: data)
 }
 
 /// A report that cannot be read.

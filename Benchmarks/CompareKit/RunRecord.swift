@@ -72,12 +72,7 @@ public struct RunRecord: Codable, Equatable, Sendable {
 
     /// Reads a record, refusing a format version this code does not know.
     public static func decode(from data: Data) throws -> RunRecord {
-        struct VersionOnly: Decodable { let version: Int }
-        let version = try JSONDecoder().decode(VersionOnly.self, from: data).version
-        guard version == currentVersion else {
-            throw ReportError.unsupportedRecordVersion(found: version, expected: currentVersion)
-        }
-        return try JSONDecoder().decode(RunRecord.self, from: data)
+        try decodeVersioned(from: data, expected: currentVersion, or: ReportError.unsupportedRecordVersion)
     }
 
     /// Every record in `folder`, oldest first; none when the folder does not exist.

@@ -5,10 +5,9 @@ import Foundation
 import ReportPolicy
 
 /// `swift run -c release compare`: benchmarks every registered design beside the baselines and
-/// peers, runs the Promises/A+ suite for every design, and regenerates `Reports/`.
+/// peers, and regenerates `Reports/benchmarks.*`, its charts and the README's table.
 ///
-/// The root command is the benchmark itself, so that `compare --help` lists its options;
-/// `compare benchmark` is the same command under its own name.
+/// The root command is the benchmark itself, so that `compare --help` lists its options.
 @main
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(

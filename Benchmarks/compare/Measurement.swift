@@ -86,14 +86,9 @@ enum Provenance {
         return status.isEmpty ? head : head + "-dirty"
     }
 
-    /// The first line of `swift --version`, or the compiler version this tool was built with.
+    /// The first line of `swift --version` (`swift run` needs it), or `unknown`.
     static func toolchain() -> String {
-        if let line = shell("swift", "--version")?.split(separator: "\n").first { return String(line) }
-        #if compiler(>=6.3)
-            return "Swift 6.3 or later"
-        #else
-            return "Swift before 6.3"
-        #endif
+        shell("swift", "--version")?.split(separator: "\n").first.map(String.init) ?? "unknown"
     }
 
     /// Now, ISO 8601 in UTC.

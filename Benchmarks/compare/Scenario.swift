@@ -16,20 +16,16 @@ enum Scenario: String, CaseIterable, Sendable {
     case checkout
     case cancel
 
+    /// The title in the report: the name given to `--scenario`, where that says enough.
     var title: String {
         switch self {
-        case .single: return "single"
         case .single2: return "single, 2 chained blocks"
         case .single3: return "single, 3 chained blocks"
-        case .concurrent: return "concurrent"
-        case .chain: return "chain"
-        case .all: return "all"
-        case .first: return "first"
-        case .fanOut: return "fan-out"
         case .errors: return "error propagation"
         case .workflow: return "workflow: user, contacts, avatars"
         case .checkout: return "workflow: checkout"
         case .cancel: return "cancellation"
+        default: return rawValue
         }
     }
 

@@ -50,6 +50,27 @@ func raceHandlers(count: Int) -> (handlers: [@Sendable (Int) -> Void], result: H
     return (handlers, result)
 }
 
+/// The memory scenario's shape: `count` pending promises, each made with one `then` by `make`
+/// inside `meter.measure` (the array that holds them is reserved outside it; `queue`, when given,
+/// is drained inside it, so that what wiring up schedules there is counted too). Returns the
+/// function that settles each with `settle` and waits for every callback.
+func pendingPromises<Held>(
+    count: Int, meter: AllocationMeter, _ what: String, draining queue: DispatchQueue? = nil,
+    make: (_ done: Countdown) -> Held, settle: @escaping (Held) -> Void
+) -> () throws -> Void {
+    let done = Countdown(count)
+    var held: [Held] = []
+    held.reserveCapacity(count)
+    meter.measure {
+        for _ in 0..<count { held.append(make(done)) }
+        queue?.sync {}
+    }
+    return { [held] in
+        for item in held { settle(item) }
+        _ = try done.sum(what)
+    }
+}
+
 /// The baselines' pending promises, in completion-handler style: `count` stored handlers waiting
 /// for their values, made inside `meter.measure`, each ticking `done`.
 func storedHandlers(count: Int, meter: AllocationMeter) -> (handlers: [@Sendable (Int) -> Void], done: Countdown) {

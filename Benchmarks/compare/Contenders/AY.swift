@@ -113,24 +113,12 @@ struct AYContender: Contender {
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
-        let done = Countdown(count)
         let serial = self.serial
-        var deferreds: [AYPromise.Pending] = []
-        var thens: [AYPromise] = []
-        deferreds.reserveCapacity(count)
-        thens.reserveCapacity(count)
-        meter.measure {
-            for _ in 0..<count {
-                let deferred = AYPromise.pending()
-                deferreds.append(deferred)
-                thens.append(deferred.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) })
-            }
-        }
-        return { [deferreds, thens] in
-            withExtendedLifetime(thens) {
-                for deferred in deferreds { deferred.resolve(1) }
-            }
-            _ = try done.sum("AY pending")
+        return pendingPromises(count: count, meter: meter, "AY pending") { done in
+            let deferred = AYPromise.pending()
+            return (deferred, deferred.promise.thenOn(serial) { (value: PromiseValue) in done.tick(int(value)) })
+        } settle: { deferred, _ in
+            deferred.resolve(1)
         }
     }
 

@@ -207,23 +207,12 @@ struct CombineContender: Contender {
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
-        let done = Countdown(count)
         let serial = self.serial.ocombine
-        var promises: [Future<Int, any Error>.Promise] = []
-        var subscriptions: [AnyCancellable] = []
-        promises.reserveCapacity(count)
-        subscriptions.reserveCapacity(count)
-        meter.measure {
-            for _ in 0..<count {
-                let (future, promise) = pending(Int.self)
-                promises.append(promise)
-                future.receive(on: serial).sink(receiveCompletion: { _ in }) { done.tick($0) }
-                    .store(in: &subscriptions)
-            }
-        }
-        return { [promises, subscriptions] in
-            for promise in promises { promise(.success(1)) }
-            _ = try withExtendedLifetime(subscriptions) { try done.sum("Combine pending") }
+        return pendingPromises(count: count, meter: meter, "Combine pending") { done in
+            let (future, promise) = pending(Int.self)
+            return (promise, future.receive(on: serial).sink(receiveCompletion: { _ in }) { done.tick($0) })
+        } settle: { promise, _ in
+            promise(.success(1))
         }
     }
 

@@ -99,24 +99,12 @@ struct FBLContender: Contender, HasQueues {
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
-        let done = Countdown(count)
         let serial = self.serial
-        var roots: [FBLPromise<Int>] = []
-        var thens: [FBLPromise<Int>] = []
-        roots.reserveCapacity(count)
-        thens.reserveCapacity(count)
-        meter.measure {
-            for _ in 0..<count {
-                let root = FBLPromise<Int>.pending()
-                roots.append(root)
-                thens.append(root.then(on: serial) { done.tick($0) })
-            }
-        }
-        return { [roots, thens] in
-            withExtendedLifetime(thens) {
-                for root in roots { root.fulfill(1) }
-            }
-            _ = try done.sum("FBL pending")
+        return pendingPromises(count: count, meter: meter, "FBL pending") { done in
+            let root = FBLPromise<Int>.pending()
+            return (root, root.then(on: serial) { done.tick($0) })
+        } settle: { root, _ in
+            root.fulfill(1)
         }
     }
 

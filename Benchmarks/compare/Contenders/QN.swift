@@ -137,29 +137,17 @@ struct QNContender: Contender, HasQueues {
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
-        let done = Countdown(count)
         let serial = self.serial
-        var pendings: [QNAsyncManualTask<Int>] = []
-        var thens: [QNAsyncContinuationTask<Int, Int>] = []
-        pendings.reserveCapacity(count)
-        thens.reserveCapacity(count)
         // A QN link starts (lazily) when started; it is started here, as a promise's `then` would
         // be, so it is waiting on the manual task.
-        meter.measure {
-            for _ in 0..<count {
-                let pending = QNAsyncManualTask<Int>()
-                let next = pending.map(on: serial) { $0 }
-                next.start(on: serial) { done.tick($0.value ?? -1) }
-                pendings.append(pending)
-                thens.append(next)
-            }
-            serial.sync {}  // anything a link schedules on its queue while wiring up is counted too
-        }
-        return { [pendings, thens] in
-            withExtendedLifetime(thens) {
-                for pending in pendings { pending.succeed(1) }
-            }
-            _ = try done.sum("QN pending")
+        return pendingPromises(count: count, meter: meter, "QN pending", draining: serial) {
+            done -> (QNAsyncManualTask<Int>, QNAsyncContinuationTask<Int, Int>) in
+            let pending = QNAsyncManualTask<Int>()
+            let next = pending.map(on: serial) { $0 }
+            next.start(on: serial) { done.tick($0.value ?? -1) }
+            return (pending, next)
+        } settle: { pending, _ in
+            pending.succeed(1)
         }
     }
 

@@ -118,29 +118,16 @@ struct QXContender: Contender, HasQueues {
     }
 
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
-        let done = Countdown(count)
         let serial = self.serial
-        var pendings: [(promise: QXPromise, resolver: QXResolver)] = []
-        var thens: [QXPromise] = []
-        pendings.reserveCapacity(count)
-        thens.reserveCapacity(count)
-        meter.measure {
-            for _ in 0..<count {
-                let pending = QXPromise.pending(on: serial)
-                pendings.append(pending)
-                thens.append(
-                    pending.promise.then(on: serial) { value in
-                        done.tick(int(value))
-                        return nil
-                    })
+        return pendingPromises(count: count, meter: meter, "QX pending", draining: serial) { done in
+            let pending = QXPromise.pending(on: serial)
+            let then = pending.promise.then(on: serial) { value in
+                done.tick(int(value))
+                return nil
             }
-            serial.sync {}  // anything a link schedules on its queue while wiring up is counted too
-        }
-        return { [pendings, thens] in
-            withExtendedLifetime(thens) {
-                for pending in pendings { pending.resolver.fulfill(1) }
-            }
-            _ = try done.sum("QX pending")
+            return (pending, then)
+        } settle: { pending, _ in
+            pending.resolver.fulfill(1)
         }
     }
 
