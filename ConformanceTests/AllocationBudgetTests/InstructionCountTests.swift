@@ -25,5 +25,9 @@ struct InstructionCountTests {
         #expect(InstructionCounts.check(5_200, budget: 5_000) == .over(budget: 5_000))
         #expect(InstructionCounts.check(4_800, budget: 5_000) == .under(budget: 5_000))
         #expect(InstructionCounts.check(4_800, budget: nil) == .noBudget)
+        #expect(InstructionCounts.check(5_200, budget: 5_000).isOffBudget)
+        #expect(InstructionCounts.check(4_800, budget: 5_000).isOffBudget)
+        #expect(!InstructionCounts.check(5_100, budget: 5_000).isOffBudget)
+        #expect(!InstructionCounts.check(4_800, budget: nil).isOffBudget)
     }
 }

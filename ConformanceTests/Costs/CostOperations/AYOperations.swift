@@ -25,7 +25,7 @@ enum AYOperations {
                 thens.append(root.promise.thenOn(queue) { (_: PromiseValue) in done.tick() })
             }
             stop()
-            for root in roots { root.resolve(1) }
+            queue.holding { for root in roots { root.resolve(1) } }
             done.wait()
             withExtendedLifetime(thens) {}
         },
@@ -53,7 +53,7 @@ enum AYOperations {
             start()
             let root = AYPromise.pending()
             for _ in 0..<units { root.promise.thenOn(queue) { (_: PromiseValue) in done.tick() } }
-            root.resolve(1)
+            queue.holding { root.resolve(1) }
             done.wait()
             stop()
         },
@@ -68,7 +68,7 @@ enum AYOperations {
             start()
             AYPromise.all(promises).thenOn(queue) { (_: PromiseValue) in done.tick() }
             stop()
-            for (index, input) in inputs.enumerated() { input.resolve(index) }
+            queue.holding { for (index, input) in inputs.enumerated() { input.resolve(index) } }
             done.wait()
         },
     ]

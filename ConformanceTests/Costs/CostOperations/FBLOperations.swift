@@ -25,7 +25,7 @@ enum FBLOperations {
                 thens.append(root.then(on: queue) { _ in done.tick() })
             }
             stop()
-            for root in roots { root.fulfill(1) }
+            queue.holding { for root in roots { root.fulfill(1) } }
             done.wait()
             withExtendedLifetime(thens) {}
         },
@@ -48,7 +48,7 @@ enum FBLOperations {
             start()
             let root = FBLPromise<Int>.pending()
             for _ in 0..<units { root.then(on: queue) { _ in done.tick() } }
-            root.fulfill(1)
+            queue.holding { root.fulfill(1) }
             done.wait()
             stop()
         },
@@ -62,7 +62,7 @@ enum FBLOperations {
             start()
             FBLPromises.all(on: queue, inputs).then(on: queue) { _ in done.tick() }
             stop()
-            for (index, input) in inputs.enumerated() { input.fulfill(index) }
+            queue.holding { for (index, input) in inputs.enumerated() { input.fulfill(index) } }
             done.wait()
         },
     ]

@@ -8,7 +8,7 @@
 /// count. The limits of the method are in `Reports/instructions.md`.
 public enum InstructionCounts {
     /// How far a count may move from its budget either way, as a fraction: the interleaving of
-    /// threads moves a count by well under 1 % between runs, a changed hot path by more.
+    /// threads moves a count by well under 1 % between most runs, a changed hot path by more.
     public static let tolerance = 0.03
 
     /// The total of a callgrind output file: its `summary:` line (or `totals:`, which older
@@ -38,6 +38,14 @@ public enum InstructionCounts {
         case under(budget: Int)
         /// No budget for the operation.
         case noBudget
+
+        /// Over or under: the budget and the count disagree.
+        public var isOffBudget: Bool {
+            switch self {
+            case .over, .under: true
+            case .withinBudget, .noBudget: false
+            }
+        }
     }
 
     /// `measured` against `budget`, allowing ``tolerance`` either way.

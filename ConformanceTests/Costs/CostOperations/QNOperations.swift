@@ -29,7 +29,7 @@ enum QNOperations {
                 maps.append(next)
             }
             stop()
-            for root in roots { root.succeed(1) }
+            queue.holding { for root in roots { root.succeed(1) } }
             done.wait()
             withExtendedLifetime(maps) {}
         },
@@ -53,7 +53,7 @@ enum QNOperations {
             start()
             let root = QNAsyncManualTask<Int>()
             for _ in 0..<units { root.map(on: queue) { $0 }.start(on: queue) { _ in done.tick() } }
-            root.succeed(1)
+            queue.holding { root.succeed(1) }
             done.wait()
             stop()
         },

@@ -29,7 +29,7 @@ enum QXOperations {
                     })
             }
             stop()
-            for root in roots { root.resolver.fulfill(1) }
+            queue.holding { for root in roots { root.resolver.fulfill(1) } }
             done.wait()
             withExtendedLifetime(thens) {}
         },
@@ -65,7 +65,7 @@ enum QXOperations {
                     return nil
                 }
             }
-            root.resolver.fulfill(1)
+            queue.holding { root.resolver.fulfill(1) }
             done.wait()
             stop()
         },
@@ -82,7 +82,7 @@ enum QXOperations {
                 return nil
             }
             stop()
-            for (index, input) in inputs.enumerated() { input.resolver.fulfill(index) }
+            queue.holding { for (index, input) in inputs.enumerated() { input.resolver.fulfill(index) } }
             done.wait()
         },
         // Allocations: a public observation: its token and the observer that holds the handler.

@@ -70,11 +70,23 @@ struct Check: ParsableCommand {
         var rows: [(name: String, perUnit: Double, check: InstructionCounts.Check)] = []
         let wanted = CostOperations.all.filter { op in only.isEmpty || only.contains { op.name.contains($0) } }
         guard !wanted.isEmpty else { throw ValidationError("no operation matches \(only)") }
+        let budgets = InstructionCounter.budgets
+        func count(_ name: String) throws -> Double {
+            let small = try Callgrind.total(of: tool, operation: name, units: sizes[0])
+            let large = try Callgrind.total(of: tool, operation: name, units: sizes[1])
+            return InstructionCounts.perUnit(small: (sizes[0], small), large: (sizes[1], large))
+        }
         for operation in wanted {
-            let small = try Callgrind.total(of: tool, operation: operation.name, units: sizes[0])
-            let large = try Callgrind.total(of: tool, operation: operation.name, units: sizes[1])
-            let perUnit = InstructionCounts.perUnit(small: (sizes[0], small), large: (sizes[1], large))
-            let check = InstructionCounts.check(perUnit, budget: InstructionCounter.budgets[operation.name])
+            var perUnit = try count(operation.name)
+            var check = InstructionCounts.check(perUnit, budget: budgets[operation.name])
+            if check.isOffBudget {
+                // Rarely, one process's threads interleave so that a count moves by a few percent
+                // (seen once in about 30 runs): a count off budget is taken twice more, and the
+                // median of the three decides, which a changed hot path moves and one outlier
+                // does not.
+                perUnit = [perUnit, try count(operation.name), try count(operation.name)].sorted()[1]
+                check = InstructionCounts.check(perUnit, budget: budgets[operation.name])
+            }
             rows.append((operation.name, perUnit, check))
             let padded = operation.name.padding(toLength: 36, withPad: " ", startingAt: 0)
             print("\(padded) \(String(format: "%9.1f", perUnit)) instructions  \(check)")
@@ -82,9 +94,7 @@ struct Check: ParsableCommand {
         if let report {
             try Data(Self.markdown(rows, sizes: sizes).utf8).write(to: URL(fileURLWithPath: report))
         }
-        let failures = rows.filter {
-            if case .over = $0.check { true } else if case .under = $0.check { true } else { false }
-        }
+        let failures = rows.filter(\.check.isOffBudget)
         if !failures.isEmpty {
             FileHandle.standardError.write(
                 Data(
@@ -113,13 +123,15 @@ struct Check: ParsableCommand {
             build, from runs of \(Format.count(sizes[0])) and \(Format.count(sizes[1])) units (the \
             difference of the two totals over the difference of the sizes, so that loading and first-use \
             costs cancel). A unit is its whole life: made, registered, settled, its callback run on a \
-            serial queue, freed. Three runs of every count agreed within 1 %; builds of different code \
+            serial queue, freed. Runs of a count agree within 1 %, except about one in thirty, where \
+            threads interleave differently and a count moves by a few percent; builds of different code \
             can move a count by up to 2 % with no change to the operation's own code (QN's map link: \
             10,325 and 10,537 in two builds of the same QN sources, the code around it laid out \
             differently); \
             CI fails when one moves more than \(Int(InstructionCounts.tolerance * 100)) % from its budget \
-            (`ConformanceTests/Costs/InstructionCounter`), either way, so that a change to a design's hot path shows \
-            as an exact number.
+            (`ConformanceTests/Costs/InstructionCounter`), either way, in the median of three counts (a count \
+            off budget is taken twice more), so that a change to a design's hot path shows as an exact \
+            number and one outlier does not fail it.
 
             Counted on \(Provenance.cpu()), \(Provenance.date()).
 
