@@ -184,8 +184,8 @@ public enum MarkdownReport {
         guard !designs.isEmpty else { return "" }
         var md = "## Targets\n\n"
         md += "Each design's goals, checked here and never in tests. Every limit is a ratio to raw GCD or "
-        md += "to another contender in the same run: a limit named after a contender (≤ NIO, ≤ 1.3 × FBL) is "
-        md += "that contender's ratio, scaled, and is judged on the interval of the design's time over that "
+        md += "to another contender in the same run: a limit named after a contender (≤ NIO, or 1.3 × another "
+        md += "design) is that contender's ratio, scaled, and is judged on the interval of the design's time over that "
         md += "contender's. A limit is met when the whole 95 % interval is at or below it, missed when the whole "
         md += "interval is above it, and undecided when it falls inside the interval. Each cell: the measured "
         md += "ratio and its interval, then each limit with its mark; — where the design has no goal for the "

@@ -117,6 +117,29 @@ struct DesignChecklistTests {
         #expect(Self.fileExists(path), "no \(path)")
     }
 
+    /// Whether `line`'s code (comments aside) names `name` as a word.
+    static func codeNames(_ line: Substring, _ name: String) -> Bool {
+        var code = line.trimmingCharacters(in: .whitespaces)
+        if code.hasPrefix("//") { return false }
+        if let comment = code.range(of: " //") { code = String(code[..<comment.lowerBound]) }
+        return code.range(of: "\\b\(name)\\b", options: .regularExpression) != nil
+    }
+
+    @Test(
+        "3. the contender is all: CompareKit, the reports' generic layer, names no design",
+        arguments: Design.allCases)
+    func compareKitNamesNoDesign(_ design: Design) throws {
+        let folder = Self.root.appendingPathComponent("Benchmarks/CompareKit")
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where Self.codeNames(line, design.rawValue) {
+                Issue.record(
+                    "Benchmarks/CompareKit/\(file):\(number + 1) names \(design.rawValue); take it from `Design`")
+            }
+        }
+    }
+
     // MARK: Step 4: the scenarios
 
     /// The struct of each `@Suite("Scenario N: ...")` in the shared files of ScenarioTests.
