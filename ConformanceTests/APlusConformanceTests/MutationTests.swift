@@ -11,9 +11,9 @@ struct MutationTests {
     /// Then frees the mutants the cases left behind (``MutantPromise/breakCycles()``); the suite
     /// is serialized, so no other case of the same mutant is running.
     ///
-    /// The cases run in four lanes, each lane one case at a time, as four suites run side by side
+    /// The cases run in eight lanes, each lane one case at a time, as eight suites run side by side
     /// in `swift test`: a case spends most of its time waiting for its timers (up to 150 ms), and
-    /// in one lane those waits added up to minutes. The cases share nothing but the mutant
+    /// in one lane those waits added up to minutes (in four, this suite was the last to finish). The cases share nothing but the mutant
     /// tracker, which is thread-safe, and none of these mutants calls back off the main queue
     /// (the main-queue check counts per adapter).
     static func run<Selector: DefectSelector>(
@@ -28,7 +28,7 @@ struct MutationTests {
         let selected = all.filter { aplusCase in
             prefixes.contains { aplusCase.name.hasPrefix($0) }
         }
-        let lanes = 4
+        let lanes = 8
         let failed = await withTaskGroup(of: [(index: Int, name: String)].self) { group in
             for lane in 0..<lanes {
                 group.addTask {
