@@ -100,7 +100,7 @@ enum GCDOperations {
     static let all: [Measurement] = [
         Measurement(
             design: "GCD", operation: "chain link",
-            budget: Budget(instructions: 1_232)
+            budget: Budget(instructions: 1_236)
         ) { units, start, stop in
             let done = Countdown(1)
             start()
@@ -115,7 +115,7 @@ enum GCDOperations {
         },
         Measurement(
             design: "GCD", operation: "fan-out observer",
-            budget: Budget(instructions: 1_357)
+            budget: Budget(instructions: 1_490)
         ) { units, start, stop in
             let done = Countdown(units)
             start()

@@ -13,7 +13,7 @@ enum QNOperations {
         // reference and the typed callback's wrapper.
         Measurement(
             design: "QN", operation: "pending task with one map",
-            budget: Budget(allocations: 4, pendingBytes: 464, instructions: 10_522)
+            budget: Budget(allocations: 4, pendingBytes: 464, instructions: 10_852)
         ) { units, start, stop in
             let done = Countdown(units)
             var roots: [QNAsyncManualTask<Int>] = []
@@ -37,17 +37,17 @@ enum QNOperations {
         // the source one), and its hop (GCD's closure and block).
         Measurement(
             design: "QN", operation: "map link",
-            budget: Budget(allocations: 4, instructions: 5_634)
+            budget: Budget(allocations: 4, instructions: 5_542)
         ) { units, start, stop in chain(units, start, stop, rejecting: false) },
         // Allocations: as a map link; the failure passes every link without running its block.
         Measurement(
             design: "QN", operation: "error link",
-            budget: Budget(allocations: 4, instructions: 5_489)
+            budget: Budget(allocations: 4, instructions: 5_397)
         ) { units, start, stop in chain(units, start, stop, rejecting: true) },
         // Allocations: the continuation, its hop, its callback's wrapper and the source's observer growth.
         Measurement(
             design: "QN", operation: "fan-out observer",
-            budget: Budget(allocations: 8, instructions: 8_481)
+            budget: Budget(allocations: 8, instructions: 8_760)
         ) { units, start, stop in
             let done = Countdown(units)
             start()

@@ -11,7 +11,7 @@ enum QXOperations {
         // needs, and the link, which is itself the observer of the promise's `state` key.
         Measurement(
             design: "QX", operation: "pending promise with one then",
-            budget: Budget(allocations: 4, pendingBytes: 457, instructions: 14_401)
+            budget: Budget(allocations: 4, pendingBytes: 457, instructions: 14_317)
         ) { units, start, stop in
             let done = Countdown(units)
             var roots: [(promise: QXPromise, resolver: QXResolver)] = []
@@ -36,7 +36,7 @@ enum QXOperations {
         // Allocations: the link, and its hop to its queue: the hop's closure and GCD's block for it.
         Measurement(
             design: "QX", operation: "chain link",
-            budget: Budget(allocations: 3, instructions: 7_046)
+            budget: Budget(allocations: 3, instructions: 7_065)
         ) { units, start, stop in
             let done = Countdown(1)
             start()
@@ -54,7 +54,7 @@ enum QXOperations {
         // Allocations: the link, its hop, and the growth of the promise's observer array (amortised).
         Measurement(
             design: "QX", operation: "fan-out observer",
-            budget: Budget(allocations: 4, instructions: 8_346)
+            budget: Budget(allocations: 4, instructions: 8_280)
         ) { units, start, stop in
             let done = Countdown(units)
             start()
@@ -72,7 +72,7 @@ enum QXOperations {
         // Allocations: `all`'s handler per input, which hops to the queue when told.
         Measurement(
             design: "QX", operation: "all input",
-            budget: Budget(allocations: 3, instructions: 10_179)
+            budget: Budget(allocations: 3, instructions: 10_121)
         ) { units, start, stop in
             let done = Countdown(1)
             let inputs = (0..<units).map { _ in QXPromise.pending(on: queue) }
@@ -88,7 +88,7 @@ enum QXOperations {
         // Allocations: a public observation: its token and the observer that holds the handler.
         Measurement(
             design: "QX", operation: "key-value observation",
-            budget: Budget(allocations: 4, instructions: 15_141)
+            budget: Budget(allocations: 4, instructions: 15_361)
         ) { units, start, stop in
             let (promise, resolver) = QXPromise.pending(on: queue)
             var tokens: [QXObservation] = []

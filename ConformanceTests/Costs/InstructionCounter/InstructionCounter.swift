@@ -1,7 +1,9 @@
 import ArgumentParser
 import CompareKit
 import CostOperations
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Counts the instructions of each design's basic operations under valgrind's callgrind, per
 /// operation, and checks them against ``budgets``: `swift run -c release InstructionCounter`.
@@ -67,26 +69,35 @@ struct Check: ParsableCommand {
     func run() throws {
         let tool = try Callgrind.strippedCopy()
         defer { try? FileManager.default.removeItem(at: tool.deletingLastPathComponent()) }
-        var rows: [(name: String, perUnit: Double, check: InstructionCounts.Check)] = []
         let wanted = CostOperations.all.filter { op in only.isEmpty || only.contains { op.name.contains($0) } }
         guard !wanted.isEmpty else { throw ValidationError("no operation matches \(only)") }
         let budgets = InstructionCounter.budgets
-        func count(_ name: String) throws -> Double {
+        let sizes = sizes
+        @Sendable func count(_ name: String) throws -> Double {
             let small = try Callgrind.total(of: tool, operation: name, units: sizes[0])
             let large = try Callgrind.total(of: tool, operation: name, units: sizes[1])
             return InstructionCounts.perUnit(small: (sizes[0], small), large: (sizes[1], large))
         }
-        for operation in wanted {
-            var perUnit = try count(operation.name)
-            var check = InstructionCounts.check(perUnit, budget: budgets[operation.name])
-            if check.isOffBudget {
-                // Rarely, one process's threads interleave so that a count moves by a few percent
-                // (seen once in about 30 runs): a count off budget is taken twice more, and the
-                // median of the three decides, which a changed hot path moves and one outlier
-                // does not.
-                perUnit = [perUnit, try count(operation.name), try count(operation.name)].sorted()[1]
-                check = InstructionCounts.check(perUnit, budget: budgets[operation.name])
+        // callgrind runs one thread at a time, so the operations are counted as many at once as
+        // there are cores (each count is its own process, which no other process's load can move).
+        let counted = Mutex([Int: Result<Double, any Error>]())
+        DispatchQueue.concurrentPerform(iterations: wanted.count) { index in
+            let name = wanted[index].name
+            let result = Result { () throws -> Double in
+                let perUnit = try count(name)
+                guard InstructionCounts.check(perUnit, budget: budgets[name]).isOffBudget else { return perUnit }
+                // A count off budget is taken twice more, and the median of the three decides: a
+                // changed hot path moves all three, a process whose threads interleaved unusually
+                // only its own.
+                return [perUnit, try count(name), try count(name)].sorted()[1]
             }
+            counted.withLock { $0[index] = result }
+        }
+        var rows: [(name: String, perUnit: Double, check: InstructionCounts.Check)] = []
+        for (index, operation) in wanted.enumerated() {
+            guard let result = counted.withLock({ $0[index] }) else { continue }
+            let perUnit = try result.get()
+            let check = InstructionCounts.check(perUnit, budget: budgets[operation.name])
             rows.append((operation.name, perUnit, check))
             let padded = operation.name.padding(toLength: 36, withPad: " ", startingAt: 0)
             print("\(padded) \(String(format: "%9.1f", perUnit)) instructions  \(check)")
@@ -123,8 +134,11 @@ struct Check: ParsableCommand {
             build, from runs of \(Format.count(sizes[0])) and \(Format.count(sizes[1])) units (the \
             difference of the two totals over the difference of the sizes, so that loading and first-use \
             costs cancel). A unit is its whole life: made, registered, settled, its callback run on a \
-            serial queue, freed. Runs of a count agree within 1 %, except about one in thirty, where \
-            threads interleave differently and a count moves by a few percent; builds of different code \
+            serial queue, freed. glibc's fastbins are off in the counted process \
+            (`GLIBC_TUNABLES=glibc.malloc.mxfast=0`): with them, whether a large allocation first \
+            consolidates the small chunks freed before depends on which thread freed them, and one \
+            count moved by 6 % between runs of one binary; without them, runs of a count agree within \
+            about 1 %, and each free costs a little more than a real program's. Builds of different code \
             can move a count by up to 2 % with no change to the operation's own code (QN's map link: \
             10,325 and 10,537 in two builds of the same QN sources, the code around it laid out \
             differently); \
@@ -220,11 +234,16 @@ enum Callgrind {
 
     /// The instructions callgrind counts for `tool measure operation units`.
     static func total(of tool: URL, operation: String, units: Int) throws -> Int {
-        let output = tool.deletingLastPathComponent().appendingPathComponent("callgrind.out")
-        try launch([
-            "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output.path)", tool.path, "measure", operation,
-            String(units),
-        ])
+        let output = tool.deletingLastPathComponent().appendingPathComponent("callgrind-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // glibc's fastbins off: with them, whether a large allocation first consolidates the
+        // small chunks freed before depends on which thread freed them, and `QX all input` moved
+        // by 6 % between runs of one binary (as much as a changed hot path).
+        try launch(
+            [
+                "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output.path)", tool.path, "measure", operation,
+                String(units),
+            ], environment: ["GLIBC_TUNABLES": "glibc.malloc.mxfast=0"])
         let text = try String(contentsOf: output, encoding: .utf8)
         guard let total = InstructionCounts.total(ofCallgrindOutput: text[...]) else {
             throw ValidationError("callgrind wrote no total for \(operation) (\(output.path))")
@@ -233,10 +252,11 @@ enum Callgrind {
     }
 
     /// Runs a command found on the PATH, its output discarded, and fails unless it exits with 0.
-    static func launch(_ arguments: [String]) throws {
+    static func launch(_ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
