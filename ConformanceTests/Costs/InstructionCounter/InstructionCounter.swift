@@ -80,7 +80,7 @@ struct Check: ParsableCommand {
         }
         // callgrind runs one thread at a time, so the operations are counted as many at once as
         // there are cores (each count is its own process, which no other process's load can move).
-        let counted = Mutex([Int: Result<Double, any Error>]())
+        let counted = Mutex([Result<Double, any Error>](repeating: .success(0), count: wanted.count))
         DispatchQueue.concurrentPerform(iterations: wanted.count) { index in
             let name = wanted[index].name
             let result = Result { () throws -> Double in
@@ -94,8 +94,7 @@ struct Check: ParsableCommand {
             counted.withLock { $0[index] = result }
         }
         var rows: [(name: String, perUnit: Double, check: InstructionCounts.Check)] = []
-        for (index, operation) in wanted.enumerated() {
-            guard let result = counted.withLock({ $0[index] }) else { continue }
+        for (operation, result) in zip(wanted, counted.withLock { $0 }) {
             let perUnit = try result.get()
             let check = InstructionCounts.check(perUnit, budget: budgets[operation.name])
             rows.append((operation.name, perUnit, check))
