@@ -116,12 +116,15 @@ public enum SVGChart {
         series: [Series],
         formatY: (Double) -> String
     ) -> String {
-        let points = series.flatMap { $0.points.compactMap { p in p.y.map { (p.x, $0) } } }.filter {
-            $0.0 > 0 && $0.1 > 0
-        }
+        // The closures' types are spelled out: inferred, this function took the type checker 2 s.
+        let points: [(x: Double, y: Double)] = series.flatMap { (entry: Series) -> [(x: Double, y: Double)] in
+            entry.points.compactMap { (p: (x: Double, y: Double?)) -> (x: Double, y: Double)? in
+                p.y.map { (x: p.x, y: $0) }
+            }
+        }.filter { (point: (x: Double, y: Double)) -> Bool in point.x > 0 && point.y > 0 }
         let whiskers = series.flatMap { $0.intervals.compactMap { $0 }.flatMap { [$0.low, $0.high] } }
-        let xs = decades(points.map(\.0))
-        let ys = decades(points.map(\.1) + whiskers)
+        let xs = decades(points.map(\.x))
+        let ys = decades(points.map(\.y) + whiskers)
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
         func px(_ x: Double) -> Double { left + (log10(x) - xs.low) / (xs.high - xs.low) * plotWidth }
@@ -141,8 +144,11 @@ public enum SVGChart {
         svg += axes(plotWidth: plotWidth, plotHeight: plotHeight, xLabel: xLabel, yLabel: yLabel)
         for (index, entry) in series.enumerated() {
             let style = entry.style ?? .design(index)
-            let visible = entry.points.enumerated().compactMap { offset, p in p.y.map { (p.x, $0, offset) } }
-                .filter { $0.0 > 0 && $0.1 > 0 }
+            let visible: [(Double, Double, Int)] = entry.points.enumerated()
+                .compactMap { (item: (offset: Int, element: (x: Double, y: Double?))) -> (Double, Double, Int)? in
+                    item.element.y.map { (item.element.x, $0, item.offset) }
+                }
+                .filter { (point: (Double, Double, Int)) -> Bool in point.0 > 0 && point.1 > 0 }
             if visible.count > 1 {
                 let path = visible.map { "\(f(px($0.0))),\(f(py($0.1)))" }.joined(separator: " ")
                 svg += "  <polyline fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash(style))"
