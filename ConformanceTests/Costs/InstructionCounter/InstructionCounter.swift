@@ -235,9 +235,7 @@ enum Callgrind {
     static func total(of tool: URL, operation: String, units: Int) throws -> Int {
         let output = tool.deletingLastPathComponent().appendingPathComponent("callgrind-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: output) }
-        // glibc's fastbins off: with them, whether a large allocation first consolidates the
-        // small chunks freed before depends on which thread freed them, and `QX all input` moved
-        // by 6 % between runs of one binary (as much as a changed hot path).
+        // glibc's fastbins off, so that a count repeats (why: the report's method paragraph).
         try launch(
             [
                 "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output.path)", tool.path, "measure", operation,
