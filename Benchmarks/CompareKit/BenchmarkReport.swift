@@ -106,6 +106,9 @@ public struct RunInfo: Codable, Equatable, Sendable {
     public var durationSeconds: Double
     /// The process's peak resident set size at the end of the run, in bytes.
     public var peakRSSBytes: Int
+    /// `true` when a debug build ran itself (`compare --as-built`): every result was checked, and
+    /// the times measure the compiler's debug mode. Absent for an optimised build.
+    public var debugBuild: Bool?
 
     public init(
         date: String,
@@ -118,7 +121,8 @@ public struct RunInfo: Codable, Equatable, Sendable {
         repetitions: Int,
         warmups: Int,
         durationSeconds: Double,
-        peakRSSBytes: Int
+        peakRSSBytes: Int,
+        debugBuild: Bool? = nil
     ) {
         self.processes = processes
         self.date = date
@@ -131,6 +135,7 @@ public struct RunInfo: Codable, Equatable, Sendable {
         self.warmups = warmups
         self.durationSeconds = durationSeconds
         self.peakRSSBytes = peakRSSBytes
+        self.debugBuild = debugBuild
     }
 }
 

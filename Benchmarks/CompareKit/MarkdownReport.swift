@@ -86,8 +86,11 @@ public enum MarkdownReport {
     }
 
     /// Whether a run's intervals mean what the report says: several process runs of a full-size
-    /// run. One process's repetitions share its luck, and a quick run measures too little.
-    static func hasIntervals(_ report: BenchmarkReport) -> Bool { report.run.processes > 1 && !report.run.quick }
+    /// run. One process's repetitions share its luck, a quick run measures too little, and a debug
+    /// build measures its debug mode.
+    static func hasIntervals(_ report: BenchmarkReport) -> Bool {
+        report.run.processes > 1 && !report.run.quick && report.run.debugBuild != true
+    }
 
     /// "1.53× (1.41–1.66)".
     public static func withInterval(_ interval: Interval) -> String {
@@ -127,7 +130,10 @@ public enum MarkdownReport {
     static func runSection(_ report: BenchmarkReport, codeSinceRun: (title: String, text: String)? = nil) -> String {
         let run = report.run
         var md = ""
-        if run.quick {
+        if run.debugBuild == true {
+            md += "> **Debug build** (`--as-built`): every result was checked, but the times measure the "
+            md += "compiler's debug mode. It shows ratios without intervals, ranks or targets: draw no conclusions.\n\n"
+        } else if run.quick {
             md += "> **Quick run** (`--quick`): small sizes and few repetitions, a smoke test of every result. "
             md += "It shows ratios without intervals, ranks or targets: draw no conclusions from it.\n\n"
         } else if run.processes == 1 {
@@ -403,7 +409,7 @@ public enum MarkdownReport {
 
         - \(report.run.processes) independent process run\(report.run.processes == 1 ? "" : "s") of the tool each \
         measured every cell, one after the other; within a process every contender shares the machine's state. \
-        The tool refuses a debug build.
+        A debug build runs the release build instead, unless told to check itself (`--as-built`).
         - Each scenario's result is checked before it is timed (a wrong sum, count or order aborts the run), \
         and every timed repetition is checked again.
         - Per cell and process: \(report.run.warmups) untimed warm-up, then \(report.run.repetitions) timed \

@@ -4,9 +4,8 @@ import Foundation
 /// committed ones in `Reports/`.
 ///
 /// A narrowed run (some scenarios or contenders, `--quick`, other processes or repetitions) measures
-/// less than
-/// the report it would replace: written to `Reports/`, it would silently drop every other result
-/// and chart. It goes to ``partialRunFolder`` instead, unless `--output` names another folder.
+/// less than the report it would replace: written to `Reports/`, it would silently drop every other
+/// result and chart; a debug build's check (`--as-built`) measures nothing. It goes to ``partialRunFolder`` instead, unless `--output` names another folder.
 public enum OutputFolder {
     /// The committed reports, written by the full default run.
     public static let reports = "Reports"
@@ -20,6 +19,8 @@ public enum OutputFolder {
         public var quick: Bool
         public var processes: Int?
         public var repetitions: Int?
+        /// A debug build may run itself (`--as-built`): a check, whose times measure nothing.
+        public var asBuilt: Bool
         /// Independent process runs of a full run: the interval of a ratio needs the spread between
         /// processes, and three fit a full run in a few minutes on 2 cores.
         public static let defaultProcesses = 3
@@ -27,19 +28,21 @@ public enum OutputFolder {
         public static let defaultRepetitions = 5
 
         public init(
-            scenariosNamed: Bool, contendersNamed: Bool, quick: Bool, processes: Int? = nil, repetitions: Int?
+            scenariosNamed: Bool, contendersNamed: Bool, quick: Bool, processes: Int? = nil, repetitions: Int?,
+            asBuilt: Bool = false
         ) {
             self.scenariosNamed = scenariosNamed
             self.contendersNamed = contendersNamed
             self.quick = quick
             self.processes = processes
             self.repetitions = repetitions
+            self.asBuilt = asBuilt
         }
 
         /// Every scenario, every default contender, full sizes, and the default processes and
         /// repetitions.
         public var isFull: Bool {
-            !scenariosNamed && !contendersNamed && !quick
+            !scenariosNamed && !contendersNamed && !quick && !asBuilt
                 && (processes ?? Self.defaultProcesses) == Self.defaultProcesses
                 && (repetitions ?? Self.defaultRepetitions) == Self.defaultRepetitions
         }
@@ -49,7 +52,7 @@ public enum OutputFolder {
     public struct WouldReplaceFullReport: Error, CustomStringConvertible {
         public let folder: String
         public var description: String {
-            "a narrowed run (--scenario, --design, --quick, --processes or --repetitions) would replace the full report in "
+            "a narrowed run (--scenario, --design, --quick, --processes, --repetitions or --as-built) would replace the full report in "
                 + "\(reports)/ (--output \(folder)) with part of it; give another --output, or leave it out to "
                 + "write to \(partialRunFolder)"
         }

@@ -40,7 +40,7 @@ struct CompareCommandTests {
         let (status, help) = try Self.runCompare(["--help"])
         #expect(status == 0)
         for option in [
-            "--quick", "--scenario", "--design", "--processes", "--repetitions", "--output",
+            "--quick", "--as-built", "--scenario", "--design", "--processes", "--repetitions", "--output",
         ] {
             #expect(help.contains(option), "\(option) missing from compare --help")
         }
@@ -55,6 +55,33 @@ struct CompareCommandTests {
         let (status, output) = try Self.runCompare(["--quick", "--output", "Reports"])
         #expect(status == 64)  // ArgumentParser's validation error
         #expect(output.contains("would replace the full report"))
+    }
+
+    /// CI checks every result and crash on the debug build the tests use, not on a release build of
+    /// its own: told `--as-built`, the debug tool runs itself, its children too, and its report says
+    /// so, so that `record` refuses it.
+    @Test("a debug build told --as-built checks itself, says so in its report, and is no record")
+    func debugBuildChecksItself() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("as-built-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output) = try Self.runCompare([
+            "--as-built", "--scenario", "single", "--design", "FBL", "--processes", "2", "--repetitions", "1",
+            "--output", folder.path,
+        ])
+        try #require(status == 0, "\(output)")
+        #expect(!output.contains("running the release build"), "\(output)")
+        let report = try BenchmarkReport.decode(
+            from: Data(contentsOf: folder.appendingPathComponent("benchmarks.json")))
+        #expect(report.run.debugBuild == true)
+        #expect(report.run.command.hasPrefix("swift run compare --as-built"))
+        #expect(report.scenarios.map(\.id) == ["single"])
+        let markdown = try String(contentsOf: folder.appendingPathComponent("benchmarks.md"), encoding: .utf8)
+        #expect(markdown.contains("> **Debug build** (`--as-built`)"))
+        let record = try Self.runCompare([
+            "--output", folder.path, "record", folder.appendingPathComponent("benchmarks.json").path,
+        ])
+        #expect(record.status != 0)
+        #expect(record.output.contains("is a debug build's run (--as-built)"), "\(record.output)")
     }
 
     /// The contenders `compare --help` lists, in report order.

@@ -25,6 +25,8 @@ struct OutputFolderTests {
             OutputFolder.Run(scenariosNamed: false, contendersNamed: false, quick: false, repetitions: 3),
             OutputFolder.Run(
                 scenariosNamed: false, contendersNamed: false, quick: false, processes: 1, repetitions: nil),
+            OutputFolder.Run(
+                scenariosNamed: false, contendersNamed: false, quick: false, repetitions: nil, asBuilt: true),
         ])
     func narrowedRun(_ run: OutputFolder.Run) throws {
         #expect(!run.isFull)

@@ -18,9 +18,10 @@ struct Compare: ParsableCommand {
             \(OutputFolder.Run.defaultProcesses) independent processes and writes benchmarks.json, \
             benchmarks.md, its SVG charts and the run's record in runs/ into Reports/ (the Promises/A+ \
             results are `swift test`'s). A narrowed run (--scenario, --design, --quick, --processes or \
-            --repetitions) writes to \(OutputFolder.partialRunFolder) unless --output names another \
-            folder, and never into Reports/. Timings need an optimised build: a debug build of compare \
-            builds and runs the release build of itself with the same arguments.
+            --repetitions, --as-built) writes to \(OutputFolder.partialRunFolder) unless --output names \
+            another folder, and never into Reports/. Timings need an optimised build: a debug build of \
+            compare builds and runs the release build of itself with the same arguments, unless told \
+            --as-built.
             """,
         subcommands: [Render.self, Record.self]
     )
@@ -36,6 +37,13 @@ extension Scenario: ExpressibleByArgument {}
 struct BenchmarkOptions: ParsableArguments {
     @Flag(help: "Small sizes and 3 repetitions: a smoke test of every scenario's correctness, not a measurement.")
     var quick = false
+
+    @Flag(
+        help: """
+            Run this build as it is, a debug build too, instead of the release build: a check of every \
+            result and of crashes, whose times measure nothing (the report says so).
+            """)
+    var asBuilt = false
 
     @Option(
         name: .customLong("scenario"),
@@ -80,7 +88,7 @@ struct BenchmarkOptions: ParsableArguments {
     var outputRun: OutputFolder.Run {
         OutputFolder.Run(
             scenariosNamed: !scenarios.isEmpty, contendersNamed: !designs.isEmpty, quick: quick,
-            processes: processes, repetitions: repetitions)
+            processes: processes, repetitions: repetitions, asBuilt: asBuilt)
     }
 
     func validate() throws {
@@ -106,60 +114,64 @@ struct BenchmarkOptions: ParsableArguments {
     /// For the subcommands, which only read `--output`: the benchmark's options would be accepted
     /// where they stand and silently ignored.
     func rejectBenchmarkOnlyOptions(for command: String) throws {
-        if quick || !scenarios.isEmpty || !designs.isEmpty || processes != nil || repetitions != nil {
+        if quick || asBuilt || !scenarios.isEmpty || !designs.isEmpty || processes != nil || repetitions != nil {
             throw ValidationError(
-                "compare \(command) takes only --output; --quick, --scenario, --design, --processes and --repetitions "
+                "compare \(command) takes only --output; --quick, --as-built, --scenario, --design, --processes and --repetitions "
                     + "are for a benchmark run.")
         }
     }
 
     func run() throws {
         #if DEBUG
-            // Timing debug code would publish numbers that measure the compiler's debug mode.
-            throw ExitCode(try ReleaseBuild.run(arguments: Array(CommandLine.arguments.dropFirst())))
+            // Timing debug code would publish numbers that measure the compiler's debug mode; told
+            // --as-built, it runs as a check (CI's, on the build its tests use), and says so.
+            if !asBuilt { throw ExitCode(try ReleaseBuild.run(arguments: Array(CommandLine.arguments.dropFirst()))) }
+            let (invocation, debugBuild): (String, Bool?) = ("swift run compare", true)
         #else
-            let wanted = Set(designs.map { $0.lowercased() })
-            let plan = RunPlan(
-                scenarios: scenarios.isEmpty ? Scenario.allCases : Scenario.allCases.filter(scenarios.contains),
-                contenders: allContenders.filter {
-                    wanted.isEmpty || wanted.contains($0.info.name.lowercased()) || $0.info.name == "GCD"
-                },
-                repetitions: repetitions ?? (quick ? 3 : OutputFolder.Run.defaultRepetitions),
-                warmups: 1,
-                quick: quick,
-                processRun: processRunIndex
-            )
-            if let processRunOutput {
-                runOffMain { try ProcessRuns.measure(plan, writingTo: processRunOutput) }
-            }
-            let output = try OutputFolder.folder(explicit: output, for: outputRun)
-            let isFull = outputRun.isFull
-            let processes = processes ?? (quick ? 1 : OutputFolder.Run.defaultProcesses)
-            let arguments = Array(CommandLine.arguments.dropFirst())
-            let command = (["swift run -c release compare"] + arguments).joined(separator: " ")
-            runOffMain {
-                try Reports.prepare(output)
-                let started = ContinuousClock.now
-                let runs = try ProcessRuns.run(processes, arguments: arguments)
-                var report = try ProcessRuns.merge(runs)
-                report.run = RunInfo(
-                    date: Provenance.now(),
-                    command: command,
-                    commit: Provenance.commit(),
-                    toolchain: Provenance.toolchain(),
-                    machine: Provenance.machine(),
-                    quick: plan.quick,
-                    processes: processes,
-                    repetitions: plan.repetitions,
-                    warmups: plan.warmups,
-                    durationSeconds: (ContinuousClock.now - started).seconds,
-                    peakRSSBytes: runs.map(\.run.peakRSSBytes).max() ?? 0
-                )
-                // Only a full run is a record: a narrowed one measured other things.
-                if isFull { try Reports.writeRecord(RunRecord(report: report), to: output) }
-                try Reports.writeBenchmarks(report, to: output)
-            }
+            let (invocation, debugBuild): (String, Bool?) = ("swift run -c release compare", nil)
         #endif
+        let wanted = Set(designs.map { $0.lowercased() })
+        let plan = RunPlan(
+            scenarios: scenarios.isEmpty ? Scenario.allCases : Scenario.allCases.filter(scenarios.contains),
+            contenders: allContenders.filter {
+                wanted.isEmpty || wanted.contains($0.info.name.lowercased()) || $0.info.name == "GCD"
+            },
+            repetitions: repetitions ?? (quick ? 3 : OutputFolder.Run.defaultRepetitions),
+            warmups: 1,
+            quick: quick,
+            processRun: processRunIndex
+        )
+        if let processRunOutput {
+            runOffMain { try ProcessRuns.measure(plan, writingTo: processRunOutput) }
+        }
+        let output = try OutputFolder.folder(explicit: output, for: outputRun)
+        let isFull = outputRun.isFull
+        let processes = processes ?? (quick ? 1 : OutputFolder.Run.defaultProcesses)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let command = ([invocation] + arguments).joined(separator: " ")
+        runOffMain {
+            try Reports.prepare(output)
+            let started = ContinuousClock.now
+            let runs = try ProcessRuns.run(processes, arguments: arguments)
+            var report = try ProcessRuns.merge(runs)
+            report.run = RunInfo(
+                date: Provenance.now(),
+                command: command,
+                commit: Provenance.commit(),
+                toolchain: Provenance.toolchain(),
+                machine: Provenance.machine(),
+                quick: plan.quick,
+                processes: processes,
+                repetitions: plan.repetitions,
+                warmups: plan.warmups,
+                durationSeconds: (ContinuousClock.now - started).seconds,
+                peakRSSBytes: runs.map(\.run.peakRSSBytes).max() ?? 0,
+                debugBuild: debugBuild
+            )
+            // Only a full run is a record: a narrowed one measured other things.
+            if isFull { try Reports.writeRecord(RunRecord(report: report), to: output) }
+            try Reports.writeBenchmarks(report, to: output)
+        }
     }
 }
 
@@ -212,6 +224,9 @@ struct Record: ParsableCommand {
         let recorded = try BenchmarkReport.decode(from: data)
         guard !recorded.run.quick else {
             throw ValidationError("\(report) is a --quick run: a smoke test, not a record")
+        }
+        guard recorded.run.debugBuild != true else {
+            throw ValidationError("\(report) is a debug build's run (--as-built): its times measure the debug mode")
         }
         guard recorded.run.processes > 1 else {
             throw ValidationError(
