@@ -16,9 +16,6 @@ public struct Interval: Codable, Equatable, Sendable {
     /// Whether the two intervals share a point: the data cannot tell the two apart.
     public func overlaps(_ other: Interval) -> Bool { low <= other.high && other.low <= high }
 
-    /// Whether this interval lies wholly below `other`: lower, beyond the noise.
-    public func isBelow(_ other: Interval) -> Bool { high < other.low }
-
     /// Whether `value` lies inside the interval.
     public func contains(_ value: Double) -> Bool { low <= value && value <= high }
 

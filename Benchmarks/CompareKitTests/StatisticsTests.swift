@@ -6,32 +6,17 @@ import Testing
 
 @Suite("Statistics")
 struct StatisticsTests {
-    @Test("median and MAD of an odd count")
-    func oddCount() {
-        let summary = SampleSummary([5, 1, 3, 100, 2])
-        #expect(summary.count == 5)
-        #expect(summary.median == 3)
-        // Deviations from 3: 2, 2, 0, 97, 1 → sorted 0, 1, 2, 2, 97 → 2.
-        #expect(summary.mad == 2)
-        #expect(summary.min == 1)
-        #expect(summary.max == 100)
-    }
-
-    @Test("median and MAD of an even count average the two middle values")
-    func evenCount() {
-        let summary = SampleSummary([4, 1, 3, 2])
-        #expect(summary.median == 2.5)
-        // Deviations: 1.5, 1.5, 0.5, 0.5 → sorted 0.5, 0.5, 1.5, 1.5 → 1.
-        #expect(summary.mad == 1)
-        #expect(summary.relativeMAD == 0.4)
-    }
-
-    @Test("one sample: no spread")
-    func single() {
-        let summary = SampleSummary([7])
-        #expect(summary.median == 7)
-        #expect(summary.mad == 0)
-        #expect(summary.min == 7 && summary.max == 7)
+    /// Samples, then median, MAD, min and max. An odd count: deviations from 3 are 2, 2, 0, 97, 1,
+    /// sorted 0, 1, 2, 2, 97, so the MAD is 2. An even count averages the two middle values:
+    /// deviations from 2.5 sort to 0.5, 0.5, 1.5, 1.5, so the MAD is 1. One sample has no spread.
+    @Test(
+        "median and MAD of odd and even counts and of one sample",
+        arguments: [([5, 1, 3, 100, 2], [3, 2, 1, 100]), ([4, 1, 3, 2], [2.5, 1, 1, 4]), ([7], [7, 0, 7, 7])])
+    func summary(samples: [Double], expected: [Double]) {
+        let summary = SampleSummary(samples)
+        #expect(summary.count == samples.count)
+        #expect([summary.median, summary.mad, summary.min, summary.max] == expected)
+        #expect(summary.relativeMAD == expected[1] / expected[0])
     }
 
     @Test("an outlier moves the mean but not the median")

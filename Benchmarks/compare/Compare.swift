@@ -38,11 +38,7 @@ struct BenchmarkOptions: ParsableArguments {
     @Flag(help: "Small sizes and 3 repetitions: a smoke test of every scenario's correctness, not a measurement.")
     var quick = false
 
-    @Flag(
-        help: """
-            Run this build as it is, a debug build too, instead of the release build: a check of every \
-            result and of crashes, whose times measure nothing (the report says so).
-            """)
+    @Flag(help: "A debug build runs itself, not the release build: a check of results and crashes, timing nothing.")
     var asBuilt = false
 
     @Option(
@@ -92,11 +88,8 @@ struct BenchmarkOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let repetitions, repetitions < 1 {
-            throw ValidationError("--repetitions must be at least 1 (got \(repetitions)).")
-        }
-        if let processes, processes < 1 {
-            throw ValidationError("--processes must be at least 1 (got \(processes)).")
+        for (option, value) in [("--repetitions", repetitions), ("--processes", processes)] {
+            if let value, value < 1 { throw ValidationError("\(option) must be at least 1 (got \(value)).") }
         }
         let known = Set(allContenders.map { $0.info.name.lowercased() })
         for name in designs where !known.contains(name.lowercased()) {
@@ -116,8 +109,8 @@ struct BenchmarkOptions: ParsableArguments {
     func rejectBenchmarkOnlyOptions(for command: String) throws {
         if quick || asBuilt || !scenarios.isEmpty || !designs.isEmpty || processes != nil || repetitions != nil {
             throw ValidationError(
-                "compare \(command) takes only --output; --quick, --as-built, --scenario, --design, --processes and --repetitions "
-                    + "are for a benchmark run.")
+                "compare \(command) takes only --output; --quick, --as-built, --scenario, --design, --processes and "
+                    + "--repetitions are for a benchmark run.")
         }
     }
 

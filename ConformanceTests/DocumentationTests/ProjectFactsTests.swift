@@ -216,6 +216,17 @@ struct ProjectFactsTests {
         try Self.checkGenerated(in: "Reports/design-review.md", marker: "sizes", content: table)
     }
 
+    /// The lab serves the product: the benchmark tool, its report writers and their tests together
+    /// stay within the designs' own code, so that the house grows around the designs, not the lab.
+    @Test("Benchmarks/ has no more code lines than the designs together")
+    func labNoBiggerThanTheDesigns() throws {
+        let designs = try Design.allCases.reduce(0) {
+            $0 + (try Self.size(of: "Implementations/\($1.moduleName)").code)
+        }
+        let lab = try Self.size(of: "Benchmarks").code
+        #expect(lab <= designs, "Benchmarks/ has \(lab) code lines, the designs \(designs)")
+    }
+
     // MARK: Generated sections
 
     /// Checks that `file` holds `content` between `<!-- BEGIN generated {marker} -->` and
