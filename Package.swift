@@ -235,13 +235,21 @@ let costTargets: [Target] = [
         path: "ConformanceTests/Costs/AllocationCounter",
         swiftSettings: strictSettings
     ),
+    // Asks callgrind to write the counts so far (valgrind's client request), so that one process
+    // counts an operation at two sizes.
+    .target(
+        name: "CallgrindDump",
+        path: "ConformanceTests/Costs/CallgrindDump",
+        cSettings: [.treatAllWarnings(as: .error)]
+    ),
     // Instructions per operation of each design under valgrind's callgrind, checked against
     // budgets in CI (`swift run -c release InstructionCounter`); no counter, so malloc is the
     // C library's.
     .executableTarget(
         name: "InstructionCounter",
         dependencies: [
-            "CostOperations", "CompareKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CallgrindDump", "CostOperations", "CompareKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "ConformanceTests/Costs/InstructionCounter",
         swiftSettings: strictSettings

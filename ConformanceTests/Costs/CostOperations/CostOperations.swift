@@ -115,7 +115,7 @@ enum GCDOperations {
         },
         Measurement(
             design: "GCD", operation: "fan-out observer",
-            budget: Budget(instructions: 1_490)
+            budget: Budget(instructions: 1_562)
         ) { units, start, stop in
             let done = Countdown(units)
             start()

@@ -11,7 +11,7 @@ enum QXOperations {
         // needs, and the link, which is itself the observer of the promise's `state` key.
         Measurement(
             design: "QX", operation: "pending promise with one then",
-            budget: Budget(allocations: 4, pendingBytes: 457, instructions: 14_317)
+            budget: Budget(allocations: 4, pendingBytes: 457, instructions: 14_505)
         ) { units, start, stop in
             let done = Countdown(units)
             var roots: [(promise: QXPromise, resolver: QXResolver)] = []

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CallgrindDump
 import CompareKit
 import CostOperations
 import Dispatch
@@ -8,9 +9,11 @@ import Synchronization
 /// Counts the instructions of each design's basic operations under valgrind's callgrind, per
 /// operation, and checks them against ``budgets``: `swift run -c release InstructionCounter`.
 ///
-/// Each operation runs in a process of its own under callgrind at two sizes, and the difference
-/// of the two totals over the difference of the sizes is one operation's cost; one-time costs
-/// cancel. callgrind runs a copy of this tool with its debug information stripped (valgrind 3.19
+/// Each operation runs in a process of its own under callgrind, after a warm-up, at two sizes one
+/// after the other, and the tool has callgrind write its counts after each (`CallgrindDump`): the
+/// difference of the two counts over the difference of the sizes is one operation's cost, in
+/// which one-time costs cancel. One process per operation, not one per size: each spends about
+/// 1.3 s under valgrind before it runs anything. callgrind runs a copy of this tool with its debug information stripped (valgrind 3.19
 /// cannot read the DWARF 5 this toolchain writes). It cannot run programs that use Swift
 /// concurrency's runtime, so the peers built on it (Swift concurrency itself) are not counted;
 /// the report says so.
@@ -74,8 +77,7 @@ struct Check: ParsableCommand {
         let budgets = InstructionCounter.budgets
         let sizes = sizes
         @Sendable func count(_ name: String) throws -> Double {
-            let small = try Callgrind.total(of: tool, operation: name, units: sizes[0])
-            let large = try Callgrind.total(of: tool, operation: name, units: sizes[1])
+            let (small, large) = try Callgrind.totals(of: tool, operation: name, sizes: sizes)
             return InstructionCounts.perUnit(small: (sizes[0], small), large: (sizes[1], large))
         }
         // callgrind runs one thread at a time, so the operations are counted as many at once as
@@ -130,9 +132,9 @@ struct Check: ParsableCommand {
 
             A cost that does not move between runs, beside the times in [benchmarks.md](benchmarks.md): \
             the instructions valgrind's callgrind counts for one unit of each operation, in a release \
-            build, from runs of \(Format.count(sizes[0])) and \(Format.count(sizes[1])) units (the \
-            difference of the two totals over the difference of the sizes, so that loading and first-use \
-            costs cancel). A unit is its whole life: made, registered, settled, its callback run on a \
+            build, from runs of \(Format.count(sizes[0])) and then \(Format.count(sizes[1])) units in one \
+            process after a warm-up, each counted alone (the difference of the two counts over the \
+            difference of the sizes, so that first-use costs cancel). A unit is its whole life: made, registered, settled, its callback run on a \
             serial queue, freed. glibc's fastbins are off in the counted process \
             (`GLIBC_TUNABLES=glibc.malloc.mxfast=0`): with them, whether a large allocation first \
             consolidates the small chunks freed before depends on which thread freed them, and one \
@@ -196,25 +198,30 @@ enum Provenance {
     static func date() -> String { String(ISO8601DateFormatter().string(from: Date()).prefix(10)) }
 }
 
-/// Runs one operation once at one size: what callgrind counts.
+/// Runs one operation at each size in turn, callgrind's counts written after the warm-up and after
+/// each size: what Check runs under callgrind.
 struct Measure: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run one operation at one size (what Check runs under callgrind).", shouldDisplay: false)
+        abstract: "Run one operation at two sizes (what Check runs under callgrind).", shouldDisplay: false)
 
     @Argument(help: "The operation's name, as Check lists it: \"FBL chain link\".")
     var operation: String
 
-    @Argument(help: "Units of the operation.")
-    var units: Int
+    @Argument(help: "Units of the operation, one run per size.")
+    var sizes: [Int]
 
     func run() throws {
         guard let measurement = CostOperations.all.first(where: { $0.name == operation }) else {
             throw ValidationError(
                 "unknown operation '\(operation)'; known: \(CostOperations.all.map(\.name).joined(separator: ", "))")
         }
-        // A small warm-up first, in both sizes alike, so that first-use costs cancel.
+        // A small warm-up first, counted apart, so that most first-use costs fall outside both sizes.
         measurement.run(10, {}, {})
-        measurement.run(units, {}, {})
+        callgrind_dump_stats_at("warm-up")
+        for units in sizes {
+            measurement.run(units, {}, {})
+            callgrind_dump_stats_at("\(units) units")
+        }
     }
 }
 
@@ -231,21 +238,28 @@ enum Callgrind {
         return copy
     }
 
-    /// The instructions callgrind counts for `tool measure operation units`.
-    static func total(of tool: URL, operation: String, units: Int) throws -> Int {
+    /// The instructions callgrind counts for each of the two sizes of `tool measure operation
+    /// small large`, which has callgrind write its counts after the warm-up (`<out-file>.1`) and
+    /// after each size (`.2`, `.3`), each dump counting from the one before.
+    static func totals(of tool: URL, operation: String, sizes: [Int]) throws -> (small: Int, large: Int) {
+        guard callgrind_dump_is_available() else {
+            throw ValidationError(
+                "this build has no valgrind/callgrind.h, so it cannot count: install valgrind, rebuild")
+        }
         let output = tool.deletingLastPathComponent().appendingPathComponent("callgrind-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: output) }
+        let dumps = (1...3).map { URL(fileURLWithPath: "\(output.path).\($0)") }
+        defer { for file in [output] + dumps { try? FileManager.default.removeItem(at: file) } }
         // glibc's fastbins off, so that a count repeats (why: the report's method paragraph).
         try launch(
-            [
-                "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output.path)", tool.path, "measure", operation,
-                String(units),
-            ], environment: ["GLIBC_TUNABLES": "glibc.malloc.mxfast=0"])
-        let text = try String(contentsOf: output, encoding: .utf8)
-        guard let total = InstructionCounts.total(ofCallgrindOutput: text[...]) else {
-            throw ValidationError("callgrind wrote no total for \(operation) (\(output.path))")
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=\(output.path)", tool.path, "measure", operation]
+                + sizes.map(String.init), environment: ["GLIBC_TUNABLES": "glibc.malloc.mxfast=0"])
+        let counts = try dumps.dropFirst().map { dump in
+            guard let text = try? String(contentsOf: dump, encoding: .utf8),
+                let total = InstructionCounts.total(ofCallgrindOutput: text[...])
+            else { throw ValidationError("callgrind wrote no count for \(operation) (\(dump.path))") }
+            return total
         }
-        return total
+        return (counts[0], counts[1])
     }
 
     /// Runs a command found on the PATH, its output discarded, and fails unless it exits with 0.
