@@ -5,7 +5,8 @@ import Foundation
 ///
 /// A narrowed run (some scenarios or contenders, `--quick`, other processes or repetitions) measures
 /// less than the report it would replace: written to `Reports/`, it would silently drop every other
-/// result and chart; a debug build's check (`--as-built`) measures nothing. It goes to ``partialRunFolder`` instead, unless `--output` names another folder.
+/// result and chart; a debug build's check (`--as-built`) measures nothing. It goes to
+/// ``partialRunFolder`` instead, unless `--output` names another folder.
 public enum OutputFolder {
     /// The committed reports, written by the full default run.
     public static let reports = "Reports"
@@ -52,9 +53,9 @@ public enum OutputFolder {
     public struct WouldReplaceFullReport: Error, CustomStringConvertible {
         public let folder: String
         public var description: String {
-            "a narrowed run (--scenario, --design, --quick, --processes, --repetitions or --as-built) would replace the full report in "
-                + "\(reports)/ (--output \(folder)) with part of it; give another --output, or leave it out to "
-                + "write to \(partialRunFolder)"
+            "a narrowed run (--scenario, --design, --quick, --processes, --repetitions or --as-built) would "
+                + "replace the full report in \(reports)/ (--output \(folder)) with part of it; give another "
+                + "--output, or leave it out to write to \(partialRunFolder)"
         }
     }
 

@@ -13,10 +13,10 @@ import Synchronization
 /// after the other, and the tool has callgrind write its counts after each (`CallgrindDump`): the
 /// difference of the two counts over the difference of the sizes is one operation's cost, in
 /// which one-time costs cancel. One process per operation, not one per size: each spends about
-/// 1.3 s under valgrind before it runs anything. callgrind runs a copy of this tool with its debug information stripped (valgrind 3.19
-/// cannot read the DWARF 5 this toolchain writes). It cannot run programs that use Swift
-/// concurrency's runtime, so the peers built on it (Swift concurrency itself) are not counted;
-/// the report says so.
+/// 1.3 s under valgrind before it runs anything. callgrind runs a copy of this tool with its debug
+/// information stripped (valgrind 3.19 cannot read the DWARF 5 this toolchain writes). It cannot
+/// run programs that use Swift concurrency's runtime, so the peers built on it (Swift concurrency
+/// itself) are not counted; the report says so.
 @main
 struct InstructionCounter: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -134,9 +134,9 @@ struct Check: ParsableCommand {
             the instructions valgrind's callgrind counts for one unit of each operation, in a release \
             build, from runs of \(Format.count(sizes[0])) and then \(Format.count(sizes[1])) units in one \
             process after a warm-up, each counted alone (the difference of the two counts over the \
-            difference of the sizes, so that first-use costs cancel). A unit is its whole life: made, registered, settled, its callback run on a \
-            serial queue, freed. glibc's fastbins are off in the counted process \
-            (`GLIBC_TUNABLES=glibc.malloc.mxfast=0`): with them, whether a large allocation first \
+            difference of the sizes, so that first-use costs cancel). A unit is its whole life: made, \
+            registered, settled, its callback run on a serial queue, freed. glibc's fastbins are off in \
+            the counted process (`GLIBC_TUNABLES=glibc.malloc.mxfast=0`): with them, whether a large allocation first \
             consolidates the small chunks freed before depends on which thread freed them, and one \
             count moved by 6 % between runs of one binary; without them, runs of a count agree within \
             about 1 %, and each free costs a little more than a real program's. Builds of different code \
