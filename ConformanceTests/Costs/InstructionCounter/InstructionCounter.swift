@@ -67,6 +67,10 @@ struct Check: ParsableCommand {
             throw ValidationError(
                 "this is a debug build: count a release build (swift run -c release InstructionCounter).")
         #endif
+        guard callgrind_dump_is_available() else {
+            throw ValidationError(
+                "this build has no valgrind/callgrind.h, so it cannot count: install valgrind, rebuild")
+        }
     }
 
     func run() throws {
@@ -242,10 +246,6 @@ enum Callgrind {
     /// small large`, which has callgrind write its counts after the warm-up (`<out-file>.1`) and
     /// after each size (`.2`, `.3`), each dump counting from the one before.
     static func totals(of tool: URL, operation: String, sizes: [Int]) throws -> (small: Int, large: Int) {
-        guard callgrind_dump_is_available() else {
-            throw ValidationError(
-                "this build has no valgrind/callgrind.h, so it cannot count: install valgrind, rebuild")
-        }
         let output = tool.deletingLastPathComponent().appendingPathComponent("callgrind-\(UUID().uuidString).out")
         let dumps = (1...3).map { URL(fileURLWithPath: "\(output.path).\($0)") }
         defer { for file in [output] + dumps { try? FileManager.default.removeItem(at: file) } }
