@@ -63,14 +63,14 @@ struct Check: ParsableCommand {
         guard sizes.count == 2, sizes[0] > 0, sizes[1] > sizes[0] else {
             throw ValidationError("--sizes takes two sizes, the second the larger (got \(sizes)).")
         }
-        #if DEBUG
-            throw ValidationError(
-                "this is a debug build: count a release build (swift run -c release InstructionCounter).")
-        #endif
         guard callgrind_dump_is_available() else {
             throw ValidationError(
                 "this build has no valgrind/callgrind.h, so it cannot count: install valgrind, rebuild")
         }
+        #if DEBUG
+            throw ValidationError(
+                "this is a debug build: count a release build (swift run -c release InstructionCounter).")
+        #endif
     }
 
     func run() throws {
