@@ -155,8 +155,8 @@ public final class AYPromise: Sendable {
     /// The handler captures the route and the block themselves, so a link allocates the next
     /// promise and this handler, and, once the outcome arrives, GCD's block: nothing wraps the
     /// user's block. Inlinable, with the operators that call it, so that a caller specialises it
-    /// for its block's type: unspecialised, every link looked up generic metadata while building
-    /// and again in the dispatched callback.
+    /// for its block's type: unspecialised, every link would look up generic metadata while
+    /// building and again in the dispatched callback.
     @inlinable
     func chain<Block: AYChainedBlock>(_ route: AYRoute<Block.Input>, _ block: Block) -> AYPromise {
         let next = AYPromise(pending: ())

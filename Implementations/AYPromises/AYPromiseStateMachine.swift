@@ -33,7 +33,8 @@ struct AYPromiseStateMachine {
         /// the settling thread runs it after the others (``nextHandlers()``).
         ///
         /// Two cases, for a value and for an error, rather than one holding an ``AYOutcome``:
-        /// `Result` adds a tag byte to the 32-byte value, which made every promise 8 bytes larger.
+        /// `Result` adds a tag byte to the 32-byte value, which, padded to the next field's
+        /// alignment, would make every promise a word larger.
         case handingOutValue(PromiseValue, queued: AYHandlerList)
         case handingOutError(any Error, queued: AYHandlerList)
         case fulfilled(PromiseValue)

@@ -55,5 +55,5 @@ extension DispatchGroup {
 /// They look up `type(of: value)`, which in this generic code is `Value` itself: the remembered
 /// types are concrete value types (`FBLPromise<Int>`'s `Int`), known without reading the value. For
 /// an existential `Value` (`any Sendable`) it is the existential type, which is never remembered,
-/// so such promises ask every value, as before.
+/// so such promises check every value.
 @usableFromInline let fblPlainTypes = PlainTypeCache()

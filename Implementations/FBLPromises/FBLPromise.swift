@@ -51,8 +51,8 @@ public class FBLPromise<Value: Sendable>: @unchecked Sendable {
     /// `false` once the promise has settled (stored after the lock has recorded the outcome).
     ///
     /// `deinit` reads it to skip the lock for a settled promise, which is nearly every promise:
-    /// a deinitializer of a generic class runs unspecialised, and taking the lock there cost a
-    /// generic-metadata lookup per freed promise.
+    /// a deinitializer of a generic class runs unspecialised, and taking the lock there would cost
+    /// a generic-metadata lookup per freed promise.
     @usableFromInline let mayBePending: Atomic<Bool>
 
     #if DEBUG

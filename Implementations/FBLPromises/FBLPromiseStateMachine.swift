@@ -30,8 +30,8 @@ public import PromiseRuntime
 struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
     /// The promise this one adopted first, typed `any AnyObject & Sendable`, not
     /// `FBLPromise<Value>`: a promise's `deinit` runs unspecialised and looks up its state's type to
-    /// destroy it, and with `FBLPromise<Value>` in that type it looked up the promise's class too,
-    /// a generic-metadata lookup per freed promise. Only
+    /// destroy it, and with `FBLPromise<Value>` in that type it would look up the promise's class
+    /// too, one more generic-metadata lookup per freed promise. Only
     /// ``FBLPromise/resolve(_:on:)-(FBLPromise<Value>,_)`` records one, always an
     /// `FBLPromise<Value>`.
     @usableFromInline typealias Followed = any AnyObject & Sendable
@@ -55,8 +55,9 @@ struct FBLPromiseStateMachine<Value: Sendable>: Sendable {
         /// lock). A callback registered meanwhile is queued, not called at once: it would overtake
         /// callbacks registered before it that the settling thread has not reached yet.
         ///
-        /// Two cases, for a value and for an error, rather than one holding a `Result`, whose tag
-        /// would make every promise 8 bytes larger.
+        /// Two cases, for a value and for an error, rather than one holding a `Result`: the tag
+        /// byte a `Result` adds to its payload, padded to the next field's alignment, would make
+        /// every promise a word larger.
         case handingOutValue(Value, queued: Callbacks)
         case handingOutError(any Error, queued: Callbacks)
         /// Settled, every callback handed out: later ones are called at once.

@@ -25,10 +25,9 @@
 /// ```
 ///
 /// A caller that kept a binding would free the value only when that binding goes, at the end of
-/// its own scope, nested again. (Every design once handed a copy to a global-queue block for the
-/// same purpose: when the block ran before the caller's scope ended, easy on a loaded machine, the
-/// caller's release was the last one, and a dropped 100,000-link chain overflowed the stack in
-/// some test runs.)
+/// its own scope, nested again. Handing the value to a block on another queue is no substitute:
+/// when the block runs before the caller's scope ends, as it can on a loaded machine, the caller's
+/// release is the last one, and the chain is freed nested on the caller's stack after all.
 ///
 /// Each thread has at most one loop, found through a pthread key and touched only by that thread,
 /// so no lock is needed.

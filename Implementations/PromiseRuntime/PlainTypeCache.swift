@@ -6,9 +6,10 @@ public import Synchronization
 /// A resolution procedure asks of every value whether it is a promise to adopt, a thenable to
 /// assimilate or an error to reject with. Each question is a dynamic cast, and a cast that fails
 /// is not free: the Swift runtime looks the conformance up in a process-wide table, and a cast of a
-/// value type to a class first bridges it to Foundation (an `Int` becomes an `NSNumber`). Profiles
-/// of chains found those casts a large share of every link. For most types the answer depends on
-/// the type alone, so a design asks once per type and keeps the answer here.
+/// value type to a class first bridges it to Foundation (an `Int` becomes an `NSNumber`). A chain
+/// link asks these questions of every value it hands on, so they would be a large share of its
+/// work. For most types the answer depends on the type alone, so a design asks once per type and
+/// keeps the answer here.
 ///
 /// ## What may be remembered
 /// A design calls ``remember(_:)`` only after its own checks found a value plain. This cache keeps

@@ -59,7 +59,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// The source, until the continuation starts: held strongly while nothing else runs it.
     /// Guarded by the task's lock (`machine`), as `step` is: one lock for everything a link does.
     ///
-    /// Typed, one word: an existential here took two, and nothing
+    /// Typed, one word: an existential here would take two, and nothing
     /// on the hot path needs one (the source's methods are final and take their type from it).
     private var unstarted: QNAsyncTask<Input>?
     /// The source once the continuation started it, for as long as it lives (not cleared when it
@@ -72,9 +72,9 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     /// after it) alive through its observer. Guarded by the task's lock.
     ///
     /// The source and the adopted task in two typed fields, one word each, not one field of
-    /// either: one field would be an existential (two words), and reading an enum with a weak
-    /// payload copies it through the runtime (`swift_weakCopyInit`, seen in a profile of the
-    /// chain's teardown). Both are kept out of the machine, whose type a weak reference would
+    /// either: one field would be an existential (two words), and every read of an enum with a
+    /// weak payload copies the weak reference through the runtime (the chain's teardown reads it
+    /// once per link). Both are kept out of the machine, whose type a weak reference would
     /// make one that cannot be copied as plain bytes at all (see ``QNTaskStateMachine``).
     private weak var adopted: QNAsyncTask<Result>?
     /// Where the step runs.
@@ -155,8 +155,8 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
         }
         // The source of a continuation cancelled meanwhile is let go at the end of this method,
         // outside the lock: it may be its last reference, and freeing it frees what its work
-        // captures. Used through the optional, not bound: a binding retained it once more, and the
-        // source's reference counting is on the slow path (it has a side table).
+        // captures. Used through the optional, not bound: a binding would retain it once more, and
+        // the source's reference counting is on the slow path (it has a side table).
         guard starts else { return }
         source?.start(observer: QNTaskObserver(queue: queue) { outcome in self.sourceFinished(outcome) })
     }
@@ -194,8 +194,8 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     }
 
     /// A step given to the public initialiser, with the typed outcome. Out of line: with the typed
-    /// outcome's type in `sourceFinished`, its metadata was looked up on entry for every `map` link
-    /// too.
+    /// outcome's type in `sourceFinished`, its metadata would be looked up on entry for every `map`
+    /// link too.
     @inline(never)
     private func run(_ step: Step, with outcome: QNAnyOutcome) {
         step(outcome.typed(), self)
@@ -207,7 +207,7 @@ public final class QNAsyncContinuationTask<Input: Sendable, Result: Sendable>: Q
     private func takeStep(_ machine: inout QNTaskStateMachine) -> Continuation? {
         guard machine.holdsStep else { return nil }
         machine.holdsStep = false
-        // Not `step.take()`: this method runs unspecialised, and the generic `take()` looked up
+        // Not `step.take()`: this method runs unspecialised, and the generic `take()` looks up
         // the step's type and its optional's on every link; a `Continuation` holds only closures,
         // so moving it needs no lookup.
         let taken = step

@@ -8,7 +8,7 @@ import PromiseRuntime
 ///
 /// A task that never ran may hold the next task of a nest this way (a start block or a launch
 /// that captured it), and that task the next: freed from each one's `deinit`, a dropped
-/// 100,000-deep nest that was never started overflowed the stack.
+/// 100,000-deep nest that was never started would overflow the stack.
 ///
 /// Keep a closure in a struct (`QNOneShot<StoredWork>`), not bare: a closure stored bare in the
 /// generic mutex is kept in its most general form, behind a reabstraction thunk allocated when it

@@ -70,7 +70,7 @@ extension QNTaskOutcome where Result == any Sendable {
 /// is a bug in QN, and it traps.
 ///
 /// The existential is opened and its type compared, not cast with `as? T`: unspecialised, that
-/// cast looked up `Optional<T>` and ran the runtime's dynamic cast on every link.
+/// cast would look up `Optional<T>` and run the runtime's dynamic cast on every link.
 func qnUnerased<T: Sendable>(_ value: any Sendable, as type: T.Type = T.self) -> T {
     func unerased<Erased: Sendable>(_ erased: Erased) -> T {
         if Erased.self == T.self { return unsafeBitCast(erased, to: T.self) }
@@ -80,7 +80,7 @@ func qnUnerased<T: Sendable>(_ value: any Sendable, as type: T.Type = T.self) ->
 }
 
 /// A value erased from an existential or optional `T`, or from a subclass of a class `T`, cast
-/// back. Out of line: in `qnUnerased`, the cast looked up `Optional<T>` on every call.
+/// back. Out of line: inlined in `qnUnerased`, the cast would look up `Optional<T>` on every call.
 @inline(never)
 private func qnCast<T: Sendable, Erased: Sendable>(_ erased: Erased) -> T {
     guard let typed = erased as? T else {

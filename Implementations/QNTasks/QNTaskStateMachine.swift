@@ -86,10 +86,9 @@ private let qnTaskCounter = Atomic<Int>(0)
 ///
 /// Five fields: the stage and a continuation's `holdsStep` flag (a byte each), the outcome once
 /// finished, the observers (the first inline), and the rarely used rest out of line
-/// (``QNTaskExtras``). No weak reference is stored in it: with one, the
-/// machine's type can no longer be copied as plain bytes, and every read of the state made an
-/// outlined copy through the runtime (a profile of fan-out showed `swift_weakCopyInit` from
-/// `isRunning` and `finish`).
+/// (``QNTaskExtras``). No weak reference is stored in it: with one, the machine's type could no
+/// longer be copied as plain bytes, and every read of the state, `isRunning` and `finish` on
+/// every task included, would be an outlined copy of the weak reference through the runtime.
 ///
 /// Every transition is a mutating method that returns an *action*; the task computes the action
 /// under its lock and performs it (starting the work, calling observers, cancellation handlers and
@@ -102,9 +101,9 @@ struct QNTaskStateMachine {
     /// Where the task is in its life; the outcome, once there is one, is stored beside it
     /// (``outcome``), set in the same transition.
     ///
-    /// One byte, not an enum carrying the outcome: every read of such a phase copied the outcome,
-    /// an existential, through the runtime's value witnesses and destroyed the copy, on every
-    /// chain link. The transitions read the stage and copy the outcome only to hand it out.
+    /// One byte, not an enum carrying the outcome: every read of such a phase would copy the
+    /// outcome, an existential, through the runtime's value witnesses and destroy the copy, on
+    /// every chain link. The transitions read the stage and copy the outcome only to hand it out.
     enum Stage: UInt8 {
         case ready
         case running
@@ -290,8 +289,8 @@ struct QNTaskStateMachine {
     /// Called by the finishing thread after it told the observers it took: those registered
     /// meanwhile, to tell next, or an empty list if there are none (the task has then delivered
     /// its outcome to everyone, and later observers are told at once by whoever registers them).
-    /// Not an optional list: unspecialised, an optional's type was looked up on every call, once
-    /// or more per chain link.
+    /// Not an optional list: unspecialised, an optional's type would be looked up on every call,
+    /// once or more per chain link.
     mutating func nextObservers() -> Observers {
         guard !observers.isEmpty else {
             // Checked here, where the stage is read anyway: the finishing thread's loop always
@@ -323,7 +322,7 @@ struct QNTaskStateMachine {
     /// was started keeps its outcome (its work then never runs).
     mutating func finish(_ outcome: QNAnyOutcome) -> FinishAction {
         if stage.hasFinished { return .ignore }
-        // Asked before the list moves out: asked of `released`, it copied the first observer.
+        // Asked before the list moves out: asked of `released`, it would copy the first observer.
         let hasObservers = !observers.isEmpty
         let released = releaseAll()
         // With no observer to tell, there is nothing a later one could overtake.
@@ -395,8 +394,8 @@ struct QNTaskStateMachine {
 /// Written for moves, not copies: a list leaves the lock with ``take()`` (a swap) and is told
 /// with a consuming ``notifyAll(_:)``, because every copy of an observer retains what its
 /// closure captures, usually a continuation, whose reference count is on the slow path (its own
-/// continuation refers to it weakly). A first version built on `InlineFirstList` copied them on
-/// every hand-out, a cost on every chain link.
+/// continuation refers to it weakly). Not `InlineFirstList`, whose hand-out and iteration copy
+/// the observers: a slow-path retain for each copy, on every chain link.
 struct QNObserverList {
     private var first: QNTaskObserver?
     private var rest: [QNTaskObserver] = []

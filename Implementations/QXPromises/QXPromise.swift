@@ -121,7 +121,7 @@ public final class QXPromise: QXObservable, QXObserverOwner {
             leakTracker = PendingPromiseLeakCheck.track()
         #endif
         // keepAlive: the promise holds itself, as the original's `self.keepAlive = self` does; a
-        // retain rather than a stored reference, to keep every promise 8 bytes smaller. The core
+        // retain rather than a stored reference, so that no promise spends a word on it. The core
         // records it (`keepsItselfAlive`), and `letGoOfItself()` gives it back exactly once.
         _ = Unmanaged.passRetained(self)
     }
