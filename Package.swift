@@ -1,18 +1,19 @@
 // swift-tools-version: 6.2
 //
-// Four Objective-C promise designs, reimplemented side by side behind one shared protocol: the
-// Promises/A+ suite's adapter protocol, which outside libraries use too. The folders read as the
-// architecture. `Implementations/` holds one folder per design, the vocabulary their public APIs
-// share (`SharedPromiseTypes`), the runtime they share (`PromiseRuntime`: locks, first-call gate,
-// adoption-cycle walk, leak check) and the registry of designs with each design's adapter to the
-// suite (`DesignRegistry`). `ConformanceTests/` holds the Promises/A+ suite (written once) and the
-// tests; `Benchmarks/` holds the `compare` tool.
+// Promise designs reimplemented side by side behind one shared protocol: the Promises/A+ suite's
+// adapter protocol, which outside libraries use too. Each top-level folder has one role, and the
+// targets in it depend only on their own folder and the folders after it in this list
+// (`DependencyDirectionTests` fails on an edge the other way):
 //
-// Adding a design: add its module name to `designModules` below; the README's checklist has the
-// other steps, and `ChecklistTests` fails until each one is done.
+// - `Benchmarks/`, the lab: the `compare` tool, its kit and policy, the cost counters and the
+//   operations they count, the floor prototypes, the claim checks, and their tests;
+// - `ConformanceTests/`: the Promises/A+ suite (a product), the registry of designs with each
+//   design's adapter to the suite, what the tests share, and the tests;
+// - `Implementations/`: the product code, the designs and what they share; toolchain only.
 //
-// Only the benchmark tools depend on packages (argument parsing, and SwiftNIO and OpenCombine as
-// peers); the implementation modules depend on the toolchain alone.
+// Adding a design: add its module name to `designModules` below and its case to
+// `ConformanceTests/DesignRegistry/Design.swift`; CONTRIBUTING's checklist has the new folders
+// and files, and `ChecklistTests` fails until each one is there.
 import PackageDescription
 
 /// Every target is compiled in the Swift 6 language mode (complete strict concurrency), and a
@@ -30,7 +31,7 @@ let designModules = ["FBLPromises", "AYPromises", "QXPromises", "QNTasks"]
 /// The designs as dependencies of the targets that drive all of them.
 let allDesigns: [Target.Dependency] = designModules.map { .target(name: $0) }
 
-// MARK: Implementations (toolchain only: Foundation, Dispatch, Synchronization)
+// MARK: Implementations/: the product (toolchain only: Foundation, Dispatch, Synchronization)
 
 let implementationTargets: [Target] =
     [
@@ -50,15 +51,6 @@ let implementationTargets: [Target] =
             path: "Implementations/PromiseRuntime",
             swiftSettings: strictSettings
         ),
-        // Every design's adapter to the Promises/A+ suite's `APlusAdapter` (`Adapters/`), and the
-        // `Design` list that the suite, the reliability tests, the benchmarks and the reports
-        // iterate. No design depends on it.
-        .target(
-            name: "DesignRegistry",
-            dependencies: ["APlusSuite", "PromiseRuntime", "SharedPromiseTypes"] + allDesigns,
-            path: "Implementations/DesignRegistry",
-            swiftSettings: strictSettings
-        ),
     ]
     + designModules.map { design in
         .target(
@@ -71,7 +63,7 @@ let implementationTargets: [Target] =
         )
     }
 
-// MARK: Conformance
+// MARK: ConformanceTests/: the Promises/A+ suite, the registry of designs, and the tests
 
 let conformanceTargets: [Target] =
     [
@@ -96,6 +88,21 @@ let conformanceTargets: [Target] =
             path: "ConformanceTests/APlusSuiteXCTest",
             swiftSettings: strictSettings
         ),
+        // `Design`, the one list of designs that the tests and the lab iterate, and each design's
+        // adapter to the Promises/A+ suite (`Adapters/`), which also states the design's facts
+        // (module, summary, features). No design depends on it.
+        .target(
+            name: "DesignRegistry",
+            dependencies: ["APlusSuite", "PromiseRuntime", "SharedPromiseTypes"] + allDesigns,
+            path: "ConformanceTests/DesignRegistry",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["SharedPromiseTypes", "PromiseRuntime"],
+            path: "ConformanceTests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "APlusConformanceTests",
             dependencies: [
@@ -106,16 +113,11 @@ let conformanceTargets: [Target] =
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
-        .target(
-            name: "TestSupport",
-            dependencies: ["SharedPromiseTypes", "PromiseRuntime"],
-            path: "ConformanceTests/TestSupport",
-            swiftSettings: strictSettings
-        ),
-        // The checklist for adding a design, as tests: each fails while its step is missing.
+        // The checklist for adding a design, as tests: each fails while its step is missing; and
+        // the package's own shape (dependency direction, platform availability).
         .testTarget(
             name: "ChecklistTests",
-            dependencies: ["DesignRegistry"],
+            dependencies: ["DesignRegistry", "TestSupport"],
             path: "ConformanceTests/ChecklistTests",
             swiftSettings: strictSettings
         ),
@@ -127,11 +129,10 @@ let conformanceTargets: [Target] =
             swiftSettings: strictSettings
         ),
         // Every code block of the README, the reports and the DocC articles, compiled and checked
-        // against the text; every claim of the prose checked against every recorded run.
+        // against the text; every link followed; the project's facts checked.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["CompareKit", "DesignRegistry", "PromiseRuntime", "ReportPolicy", "TestSupport"]
-                + allDesigns,
+            dependencies: ["DesignRegistry", "PromiseRuntime", "TestSupport"] + allDesigns,
             path: "ConformanceTests/DocumentationTests",
             swiftSettings: strictSettings
         ),
@@ -139,12 +140,6 @@ let conformanceTargets: [Target] =
             name: "ReliabilityTests",
             dependencies: ["DesignRegistry", "PromiseRuntime", "TestSupport"] + allDesigns,
             path: "ConformanceTests/ReliabilityTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AllocationBudgetTests",
-            dependencies: ["CostOperations", "TestSupport"],
-            path: "ConformanceTests/AllocationBudgetTests",
             swiftSettings: strictSettings
         ),
     ]
@@ -160,17 +155,18 @@ let conformanceTargets: [Target] =
         )
     }
 
-// MARK: Benchmarks
+// MARK: Benchmarks/: the lab (the only targets that depend on packages)
 
 let benchmarkTargets: [Target] = [
     // The statistics and the report writers, apart from the tool so that tests can check them.
+    // Names no design.
     .target(
         name: "CompareKit",
         path: "Benchmarks/CompareKit",
         swiftSettings: strictSettings
     ),
     // The project's policy over the reports: the designs' targets, which recorded runs speak for
-    // which designs, the claims the prose makes, the review's numbers. CompareKit names no design.
+    // which designs, the README's generated table, the review's numbers.
     .target(
         name: "ReportPolicy",
         dependencies: ["APlusSuite", "CompareKit", "CostOperations", "DesignRegistry"],
@@ -198,16 +194,21 @@ let benchmarkTargets: [Target] = [
         exclude: ["Golden"],
         swiftSettings: strictSettings
     ),
-]
+    // Every claim the prose makes about time or memory, checked against every recorded run.
+    .testTarget(
+        name: "ClaimTests",
+        dependencies: ["CompareKit", "DesignRegistry", "ReportPolicy", "TestSupport"],
+        path: "Benchmarks/ClaimTests",
+        swiftSettings: strictSettings
+    ),
 
-// MARK: Costs (exact counts, checked by tests and CI)
+    // The exact costs: counted by two tools, checked by tests and CI.
 
-let costTargets: [Target] = [
-    // Counts heap allocations for the two tools below that need it, by replacing the C allocator's
-    // entry points in their process (glibc only; elsewhere it counts nothing and says so).
+    // Counts heap allocations for the two tools that need it, by replacing the C allocator's entry
+    // points in their process (glibc only; elsewhere it counts nothing and says so).
     .target(
         name: "AllocationCounting",
-        path: "ConformanceTests/Costs/AllocationCounting",
+        path: "Benchmarks/Costs/AllocationCounting",
         cSettings: [.treatAllWarnings(as: .error)]
     ),
     // Stripped prototypes of two designs' contracts (the floors, Reports/performance.md), which the
@@ -215,31 +216,29 @@ let costTargets: [Target] = [
     .target(
         name: "FloorPrototypes",
         dependencies: ["PromiseRuntime"],
-        path: "ConformanceTests/Costs/FloorPrototypes",
+        path: "Benchmarks/Costs/FloorPrototypes",
         swiftSettings: strictSettings
     ),
-    // Each design's basic operations, which the two cost counters below run.
+    // Each design's basic operations with their budgets, which the two cost counters run.
     .target(
         name: "CostOperations",
         dependencies: ["CompareKit", "DesignRegistry", "FloorPrototypes"] + allDesigns,
-        path: "ConformanceTests/Costs/CostOperations",
+        path: "Benchmarks/Costs/CostOperations",
         swiftSettings: strictSettings
     ),
     // Exact allocation counts per operation of each design, for `AllocationBudgetTests`; its own
     // process, since its counter replaces `malloc` for everything in it.
     .executableTarget(
         name: "AllocationCounter",
-        dependencies: [
-            "AllocationCounting", "CostOperations",
-        ],
-        path: "ConformanceTests/Costs/AllocationCounter",
+        dependencies: ["AllocationCounting", "CostOperations"],
+        path: "Benchmarks/Costs/AllocationCounter",
         swiftSettings: strictSettings
     ),
     // Asks callgrind to write the counts so far (valgrind's client request), so that one process
     // counts an operation at two sizes.
     .target(
         name: "CallgrindDump",
-        path: "ConformanceTests/Costs/CallgrindDump",
+        path: "Benchmarks/Costs/CallgrindDump",
         cSettings: [.treatAllWarnings(as: .error)]
     ),
     // Instructions per operation of each design under valgrind's callgrind, checked against
@@ -251,7 +250,13 @@ let costTargets: [Target] = [
             "CallgrindDump", "CostOperations", "CompareKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
-        path: "ConformanceTests/Costs/InstructionCounter",
+        path: "Benchmarks/Costs/InstructionCounter",
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "AllocationBudgetTests",
+        dependencies: ["CostOperations", "DesignRegistry", "TestSupport"],
+        path: "Benchmarks/AllocationBudgetTests",
         swiftSettings: strictSettings
     ),
 ]
@@ -274,6 +279,6 @@ let package = Package(
         // `swift package generate-documentation` (the modules' DocC catalogs); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
-    targets: implementationTargets + conformanceTargets + costTargets + benchmarkTargets,
+    targets: implementationTargets + conformanceTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )

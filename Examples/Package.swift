@@ -13,6 +13,7 @@
 //   (`DocumentationTests` checks it against the block it shows and its twin in the root package).
 //
 // `swift test --package-path Examples` runs all three.
+import Foundation
 import PackageDescription
 
 /// Swift 6 mode everywhere, and no warning goes unnoticed.
@@ -26,9 +27,20 @@ let xcodeDefaults: [SwiftSetting] =
         .enableUpcomingFeature("InferIsolatedConformances"),
     ]
 
-let designs: [Target.Dependency] = ["FBLPromises", "AYPromises", "QXPromises", "QNTasks"].map {
-    .product(name: $0, package: "PromiseDesigns")
-}
+/// The designs' modules, as the root manifest lists them in `designModules` (read from it, so that
+/// a new design needs no edit here).
+let designModules: [String] = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    guard let manifest = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8),
+        let start = manifest.range(of: "let designModules = ["),
+        let end = manifest.range(of: "]", range: start.upperBound..<manifest.endIndex)
+    else { fatalError("the root Package.swift has no `let designModules = [...]`") }
+    return manifest[start.upperBound..<end.lowerBound].split(separator: ",").map {
+        $0.trimmingCharacters(in: CharacterSet(charactersIn: " \n\""))
+    }
+}()
+
+let designs: [Target.Dependency] = designModules.map { .product(name: $0, package: "PromiseDesigns") }
 
 let package = Package(
     name: "Examples",

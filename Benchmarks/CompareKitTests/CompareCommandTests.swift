@@ -13,26 +13,8 @@ import Testing
     .disabled(if: Sanitizer.isActive, "the sanitized runs build the test bundle only; the plain run checks the tool"))
 struct CompareCommandTests {
     static func runCompare(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("compare")
-        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            throw ToolMissing(path: tool.path)
-        }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
-    }
-
-    struct ToolMissing: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "no compare at \(path): build the package (`swift build`) first" }
+        let run = try ToolRun.run(try ToolRun.builtTool("compare"), arguments, mergingErrors: true)
+        return (run.status, run.text)
     }
 
     @Test("compare --help documents every option of a benchmark run, and the subcommands")

@@ -19,7 +19,8 @@ struct ReadmeTableTests {
         let committed = try #require(ReadmeTable.current(in: readme), "README.md has no generated table")
         #expect(
             committed == ReadmeTable.section(for: report),
-            "README.md's table is not the committed run's: rerun `swift run -c release compare render`")
+            "README.md: the generated table is not the committed run's. Fix: run `swift run -c release compare render` and commit the result. Rule: CONTRIBUTING.md#generated-sections"
+        )
     }
 
     @Test("the table has a row per design with its Promises/A+ result and the fixture run's numbers")

@@ -25,6 +25,7 @@ struct RunFreshnessTests {
         let row = "| \(RecordPolicy.codeSinceRunTitle) | \(since) |"
         #expect(
             markdown.contains(row),
-            "Reports/benchmarks.md should say '\(row)': rerun `swift run -c release compare render`")
+            "Reports/benchmarks.md: does not say '\(row)'. Fix: run `swift run -c release compare render` and commit the result. Rule: CONTRIBUTING.md#generated-sections"
+        )
     }
 }

@@ -20,11 +20,11 @@ public enum ReadmeTable {
         let cases =
             APlusSuite.cases(for: adapter, options: .thenProperties).count + APlusSuite.additions(for: adapter).count
         let rows = Design.allCases.map { design in
-            let facts = DesignFacts.of(design)
+            let facts = design.features
             let name = design.rawValue
             let time = size.flatMap { MarkdownReport.interval(name, in: $0) }.map(MarkdownReport.withInterval) ?? "—"
             let instructions =
-                CostOperations.all.first { "\($0.design) \($0.operation)" == facts.chainLink }
+                design.costs?.costOperations.first { $0.operation == design.costs?.chainLinkOperation }
                 .map { Format.count($0.budget.instructions) } ?? "—"
             let memory = report.memory.first { $0.contender == name }.map {
                 "\(Format.bytes($0.bytesPerPending)), \(Format.decimal($0.allocationsPerPending)) allocations"

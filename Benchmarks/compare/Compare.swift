@@ -88,6 +88,13 @@ struct BenchmarkOptions: ParsableArguments {
     }
 
     func validate() throws {
+        if !missingContenders.isEmpty {
+            let files = missingContenders.map { "Benchmarks/compare/Contenders/\($0.rawValue).swift" }
+            throw ValidationError(
+                "No contender for \(missingContenders.map(\.rawValue).joined(separator: ", ")): add "
+                    + "\(files.joined(separator: ", ")) with `extension <Name>Adapter: ContendingDesign` "
+                    + "(CONTRIBUTING.md#adding-a-design).")
+        }
         for (option, value) in [("--repetitions", repetitions), ("--processes", processes)] {
             if let value, value < 1 { throw ValidationError("\(option) must be at least 1 (got \(value)).") }
         }
@@ -162,8 +169,10 @@ struct BenchmarkOptions: ParsableArguments {
                 debugBuild: debugBuild
             )
             // Only a full run is a record: a narrowed one measured other things.
-            if isFull { try Reports.writeRecord(RunRecord(report: report), to: output) }
-            try Reports.writeBenchmarks(report, to: output)
+            var written: [String] = []
+            if isFull { written.append(try Reports.writeRecord(RunRecord(report: report), to: output)) }
+            written += try Reports.writeBenchmarks(report, to: output)
+            print("wrote:\n" + written.map { "  \($0)\n" }.joined(), terminator: "")
         }
     }
 }
@@ -187,7 +196,7 @@ struct Render: ParsableCommand {
         let folder = URL(fileURLWithPath: output)
         let report = try BenchmarkReport.decode(
             from: Data(contentsOf: folder.appendingPathComponent("benchmarks.json")))
-        try Reports.writeMarkdown(report, to: output)
+        print("wrote:\n" + (try Reports.writeMarkdown(report, to: output)).map { "  \($0)\n" }.joined(), terminator: "")
     }
 }
 
@@ -225,11 +234,12 @@ struct Record: ParsableCommand {
             throw ValidationError(
                 "\(report) is a run of one process: its intervals would show one process's luck as the noise")
         }
-        try Reports.writeRecord(RunRecord(report: recorded), to: output)
+        var written = [try Reports.writeRecord(RunRecord(report: recorded), to: output)]
         let current = URL(fileURLWithPath: output).appendingPathComponent("benchmarks.json")
         if let data = try? Data(contentsOf: current) {
-            try Reports.writeMarkdown(try BenchmarkReport.decode(from: data), to: output)
+            written += try Reports.writeMarkdown(try BenchmarkReport.decode(from: data), to: output)
         }
+        print("wrote:\n" + written.map { "  \($0)\n" }.joined(), terminator: "")
     }
 }
 
@@ -239,21 +249,24 @@ enum Reports {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
-    static func writeBenchmarks(_ report: BenchmarkReport, to folder: String) throws {
+    /// Writes `benchmarks.json` and what `writeMarkdown` writes; returns the paths written.
+    static func writeBenchmarks(_ report: BenchmarkReport, to folder: String) throws -> [String] {
         let url = URL(fileURLWithPath: folder)
         try report.jsonData().write(to: url.appendingPathComponent("benchmarks.json"))
-        try writeMarkdown(report, to: folder)
-        log("wrote \(folder)/benchmarks.json and benchmarks.md")
+        return ["\(folder)/benchmarks.json"] + (try writeMarkdown(report, to: folder))
     }
 
-    static func writeRecord(_ record: RunRecord, to folder: String) throws {
+    /// Writes the run's record into `runs/`; returns its path.
+    static func writeRecord(_ record: RunRecord, to folder: String) throws -> String {
         let runs = URL(fileURLWithPath: folder).appendingPathComponent(RunRecord.folderName)
         try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
         try record.jsonData().write(to: runs.appendingPathComponent(record.fileName))
-        log("wrote \(folder)/\(RunRecord.folderName)/\(record.fileName)")
+        return "\(folder)/\(RunRecord.folderName)/\(record.fileName)"
     }
 
-    static func writeMarkdown(_ report: BenchmarkReport, to folder: String) throws {
+    /// Writes `benchmarks.md` and its charts, and the README's table when the folder is `Reports/`;
+    /// returns the paths written.
+    static func writeMarkdown(_ report: BenchmarkReport, to folder: String) throws -> [String] {
         let url = URL(fileURLWithPath: folder)
         let records = try RunRecord.all(in: url.appendingPathComponent(RunRecord.folderName))
         let root = ReleaseBuild.packageRoot
@@ -266,8 +279,10 @@ enum Reports {
             codeSinceRun: policy.codeSinceRun(report.run.commit).map { (RecordPolicy.codeSinceRunTitle, $0) },
             besideReports: besideReports,
             chartReferences: ProjectTargets.chartReferences)
+        var written: [String] = []
         for file in MarkdownReport.files(for: report, context: context) {
             try Data(file.contents.utf8).write(to: url.appendingPathComponent(file.name))
+            written.append("\(folder)/\(file.name)")
         }
         // The README's table quotes the committed run: rewrite it when this is that run.
         let readme = root.appendingPathComponent("README.md")
@@ -275,8 +290,9 @@ enum Reports {
             let updated = ReadmeTable.splice(ReadmeTable.section(for: report), into: text)
         {
             try Data(updated.utf8).write(to: readme)
-            log("updated the table in README.md")
+            written.append("README.md (its generated table)")
         }
+        return written
     }
 
     static func log(_ message: String) {

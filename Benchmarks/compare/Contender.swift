@@ -11,8 +11,8 @@ import Dispatch
 /// operation for (`first` needs a race, `cancel` cancellation) it leaves out and sits out: the
 /// default throws ``SitsOut`` before doing anything, and the report says so in its cell.
 ///
-/// Adding a contender: a file in `Contenders/` and its place in ``allContenders`` (a design's,
-/// through ``contender(for:)``, which the compiler asks for).
+/// Adding a contender: a file in `Contenders/` and, for a peer, its place in ``allContenders``; a
+/// design's is found through its adapter (``ContendingDesign``).
 protocol Contender: Sendable {
     var info: ContenderInfo { get }
 
@@ -95,20 +95,19 @@ extension HasQueues {
     var io: DispatchQueue { queues.io }
 }
 
+/// A registered design's contender, stated in the design's file in `Contenders/` as a conformance
+/// of its adapter, so that the tool needs no list of designs: ``allContenders`` finds every
+/// design's through ``Design``. A design registered without one is refused before anything runs
+/// (``missingContenders``).
+protocol ContendingDesign: RegisteredAdapter {
+    static var contender: any Contender { get }
+}
+
 /// Every contender, in the column order of the report: floors, peers, then every registered
 /// design, in `Design` order.
 let allContenders: [any Contender] =
     [DirectContender(), GCDContender(), SwiftConcurrencyContender(), NIOContender(), CombineContender()]
-    + Design.allCases.map(contender(for:))
+    + Design.allCases.compactMap { ($0.adapter as? any ContendingDesign.Type)?.contender }
 
-/// The contender that measures `design`. The switch is exhaustive: a design added to `Design`
-/// without a contender does not compile. (`CompareCommandTests` checks that each contender is
-/// listed under its design's name.)
-func contender(for design: Design) -> any Contender {
-    switch design {
-    case .fbl: return FBLContender()
-    case .ay: return AYContender()
-    case .qx: return QXContender()
-    case .qn: return QNContender()
-    }
-}
+/// The registered designs that have no contender: each needs `Contenders/<Name>.swift`.
+let missingContenders = Design.allCases.filter { !($0.adapter is any ContendingDesign.Type) }

@@ -67,6 +67,7 @@ struct ConformanceMatrixTests {
         }
         #expect(
             String(text[start.lowerBound..<stop.upperBound]) == table,
-            "conformance.md's table differs from the suite: rerun with UPDATE_REPORTS=1")
+            "Reports/conformance.md: the table differs from the suite. Fix: run `UPDATE_REPORTS=1 swift test --filter ConformanceMatrixTests` and commit the result. Rule: CONTRIBUTING.md#generated-sections"
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The libraries must build on the Apple platforms `Package.swift` declares, which no machine of
@@ -40,7 +41,7 @@ struct PlatformAvailabilityTests {
         #expect(tooNew["InlineArray"] != nil, "the interfaces were not read: InlineArray (macOS 26) not found")
         var findings: [String] = []
         for file in try Self.swiftFiles(under: Self.libraryFolders) {
-            let source = try String(contentsOf: DesignChecklistTests.root.appendingPathComponent(file), encoding: .utf8)
+            let source = try String(contentsOf: PackageFiles.root.appendingPathComponent(file), encoding: .utf8)
             for use in AvailabilityScanner.unguardedUses(in: source, of: tooNew) {
                 findings.append("\(file):\(use.line): `\(use.name)` needs \(tooNew[use.name]!)")
             }
@@ -113,7 +114,7 @@ struct PlatformAvailabilityTests {
         for file in files {
             guard
                 let source = try? String(
-                    contentsOf: DesignChecklistTests.root.appendingPathComponent(file), encoding: .utf8)
+                    contentsOf: PackageFiles.root.appendingPathComponent(file), encoding: .utf8)
             else { continue }
             for line in source.split(separator: "\n") {
                 if let name = InterfaceReader.declaredName(in: line) { names.insert(name) }
@@ -147,7 +148,7 @@ struct PlatformAvailabilityTests {
     static func swiftFiles(under folders: [String]) throws -> [String] {
         var files: [String] = []
         for folder in folders {
-            let base = DesignChecklistTests.root.appendingPathComponent(folder)
+            let base = PackageFiles.root.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(atPath: base.path) else { continue }
             for case let path as String in walker where path.hasSuffix(".swift") {
                 if path.split(separator: "/").contains(where: { $0.hasPrefix(".build") }) { continue }

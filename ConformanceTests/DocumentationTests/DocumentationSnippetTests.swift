@@ -1,3 +1,4 @@
+import DesignRegistry
 import Foundation
 import Testing
 
@@ -17,22 +18,23 @@ struct DocumentationSnippetTests {
         .deletingLastPathComponent()
 
     /// The Swift files that hold snippets, relative to the package root.
-    static let snippetFiles = [
-        "ConformanceTests/DocumentationTests/ReadmeSnippets.swift",
-        "ConformanceTests/DocumentationTests/DocCSnippets.swift",
-        "ConformanceTests/DocumentationTests/MigrationSnippets.swift",
-        "ConformanceTests/ScenarioTests/CheckoutWorkflowTests.swift",
-        "ConformanceTests/ScenarioTests/FBL/FBLScenarios.swift",
-        "ConformanceTests/ScenarioTests/AY/AYScenarios.swift",
-        "ConformanceTests/ScenarioTests/QX/QXScenarios.swift",
-        "ConformanceTests/ScenarioTests/QN/QNScenarios.swift",
-        // The example package that runs the Promises/A+ suite against a promise type of its own
-        // (the suite's DocC article shows its adapter and tests).
-        "Examples/TinyPromise/Sources/TinyPromise/TinyPromise.swift",
-        "Examples/TinyPromise/Tests/TinyPromiseTests/TinyAdapter.swift",
-        "Examples/TinyPromise/Tests/TinyPromiseTests/TinyPromiseAPlusTests.swift",
-        "Examples/TinyPromise/Tests/TinyPromiseTests/TinyPromiseXCTests.swift",
-    ]
+    static let snippetFiles =
+        [
+            "ConformanceTests/DocumentationTests/ReadmeSnippets.swift",
+            "ConformanceTests/DocumentationTests/DocCSnippets.swift",
+            "ConformanceTests/DocumentationTests/MigrationSnippets.swift",
+            "ConformanceTests/ScenarioTests/CheckoutWorkflowTests.swift",
+        ]
+        // Every design's scenarios, which the design review shows in every style.
+        + Design.allCases.map { "ConformanceTests/ScenarioTests/\($0.rawValue)/\($0.rawValue)Scenarios.swift" }
+        + [
+            // The example package that runs the Promises/A+ suite against a promise type of its own
+            // (the suite's DocC article shows its adapter and tests).
+            "Examples/TinyPromise/Sources/TinyPromise/TinyPromise.swift",
+            "Examples/TinyPromise/Tests/TinyPromiseTests/TinyAdapter.swift",
+            "Examples/TinyPromise/Tests/TinyPromiseTests/TinyPromiseAPlusTests.swift",
+            "Examples/TinyPromise/Tests/TinyPromiseTests/TinyPromiseXCTests.swift",
+        ]
 
     /// The README, every report and every DocC article (the modules' under `Implementations/`,
     /// the suite's under `ConformanceTests/`).
@@ -91,12 +93,16 @@ struct DocumentationSnippetTests {
                 }
                 #expect(
                     rest.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-                    "\(file), Swift block \(index + 1): not compiled in a snippet:\n\(rest)")
+                    "\(file), Swift block \(index + 1): not compiled in a snippet. Fix: put the code between `// snippet: <name>` and `// end-snippet` in one of \(Self.snippetFiles.joined(separator: ", ")), and show it verbatim. Rule: CONTRIBUTING.md#snippets. Not found:\n\(rest)"
+                )
             }
         }
         #expect(blockCount >= 14)
         let unused = Set(snippets.map(\.name)).subtracting(used)
-        #expect(unused.isEmpty, "snippets no documentation block shows (stale?): \(unused.sorted())")
+        #expect(
+            unused.isEmpty,
+            "snippets no documentation block shows: \(unused.sorted()). Fix: show each in the documentation, or delete it. Rule: CONTRIBUTING.md#snippets"
+        )
     }
 
     /// The package that compiles and runs the designs' snippets with Xcode 26's defaults.

@@ -1,5 +1,6 @@
 import DesignRegistry
 import Foundation
+import TestSupport
 import Testing
 
 /// The facts the documentation states about the project itself, checked or generated: every
@@ -9,29 +10,17 @@ import Testing
 /// rewrites the generated parts.
 @Suite("Documentation: the project's facts")
 struct ProjectFactsTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = PackageFiles.root
     static let updating = ProcessInfo.processInfo.environment["UPDATE_REPORTS"] == "1"
 
-    static func read(_ path: String) throws -> String {
-        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    static func read(_ path: String) throws -> String { try PackageFiles.read(path) }
+
+    static func files(under folder: String = ".", suffix: String) -> [String] {
+        PackageFiles.files(under: folder, suffix: suffix)
     }
 
-    /// Every file under `folder` (relative to the root) whose name ends with `suffix`, sorted,
-    /// build folders and hidden folders aside.
-    static func files(under folder: String = ".", suffix: String) -> [String] {
-        let base = root.appendingPathComponent(folder).standardizedFileURL
-        guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
-        var found: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
-            if name.hasPrefix(".") || name.hasPrefix(".build") {
-                enumerator.skipDescendants()
-                continue
-            }
-            if path.hasSuffix(suffix) { found.append(folder == "." ? path : "\(folder)/\(path)") }
-        }
-        return found.sorted()
+    static func breaks(_ found: [RuleBreak]) -> Comment {
+        Comment(rawValue: "\(found.count) broken:\n" + found.map(\.description).joined(separator: "\n"))
     }
 
     // MARK: Links
@@ -69,13 +58,13 @@ struct ProjectFactsTests {
     @Test("every relative link and anchor of every Markdown file resolves")
     func links() throws {
         let link = try NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
-        var broken: [String] = []
+        var broken: [RuleBreak] = []
         // The golden files are reports rendered for a test, linking what sits beside a real one.
         for file in Self.files(suffix: ".md") where !file.contains("/Golden/") {
             let text = try Self.read(file)
             let folder = (file as NSString).deletingLastPathComponent
             var inCode = false
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 if line.hasPrefix("```") { inCode.toggle() }
                 if inCode { continue }
                 let line = String(line)
@@ -94,56 +83,85 @@ struct ProjectFactsTests {
                         FileManager.default.fileExists(
                             atPath: Self.root.appendingPathComponent(resolved).path, isDirectory: &isFolder)
                     else {
-                        broken.append("\(file): \(target): no such file")
+                        broken.append(
+                            RuleBreak(
+                                file: file, line: number + 1, problem: "the link \(target) leads to no file",
+                                fix: "correct the path (relative to \(file)'s folder) or drop the link", rule: "links"))
                         continue
                     }
                     guard parts.count == 2, !isFolder.boolValue, resolved.hasSuffix(".md") else { continue }
                     let fragment = String(parts[1])
                     if !Self.anchors(of: try Self.read(resolved)).contains(fragment) {
-                        broken.append("\(file): \(target): no heading with that anchor")
+                        broken.append(
+                            RuleBreak(
+                                file: file, line: number + 1, problem: "the link \(target) names no heading there",
+                                fix: "use the heading's anchor (lower case, hyphens for spaces)", rule: "links"))
                     }
                 }
             }
         }
-        #expect(broken.isEmpty, "\(broken.count) broken links:\n\(broken.joined(separator: "\n"))")
+        #expect(broken.isEmpty, Self.breaks(broken))
     }
 
     // MARK: Layout and CI
 
+    /// The folders CONTRIBUTING's layout names, with `<Module>` and `<Name>` expanded to every
+    /// registered design's module and short name.
+    static func listedFolders() throws -> [(path: String, line: Int)] {
+        let contributing = try Self.read("CONTRIBUTING.md")
+        let opening = "```text\nPackage.swift"
+        let start = try #require(contributing.range(of: opening), "CONTRIBUTING.md has no layout block")
+        let firstLine = contributing[..<start.upperBound].split(separator: "\n", omittingEmptySubsequences: false).count
+        let block = contributing[start.upperBound...].components(separatedBy: "```").first ?? ""
+        var listed: [(path: String, line: Int)] = []
+        var parent = ""
+        for (index, line) in block.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard let name = line.split(separator: " ").first, name.hasSuffix("/") else { continue }
+            let path: String
+            if line.hasPrefix("  ") {
+                path = parent + name.dropLast()
+            } else {
+                parent = String(name)
+                path = String(name.dropLast())
+            }
+            for design in Design.allCases {
+                let expanded = path.replacingOccurrences(of: "<Module>", with: design.moduleName)
+                    .replacingOccurrences(of: "<Name>", with: design.rawValue)
+                listed.append((expanded, firstLine + index))
+                if expanded == path { break }
+            }
+        }
+        return listed
+    }
+
     @Test("CONTRIBUTING's layout names every folder of the package's four trees, and only folders that exist")
     func layout() throws {
-        let contributing = try Self.read("CONTRIBUTING.md")
-        let block = try #require(
-            contributing.components(separatedBy: "```text\nPackage.swift").dropFirst().first?
-                .components(separatedBy: "```").first)
-        var listed: [String] = []
-        var parent = ""
-        for line in block.split(separator: "\n") {
-            guard let name = line.split(separator: " ").first, name.hasSuffix("/") else { continue }
-            if line.hasPrefix("  ") { listed.append(parent + name.dropLast()) } else { parent = String(name) }
-            if !line.hasPrefix(" ") { listed.append(String(name.dropLast())) }
-        }
-        for path in listed {
+        let listed = try Self.listedFolders()
+        var broken: [RuleBreak] = []
+        for (path, line) in listed {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(
                 atPath: Self.root.appendingPathComponent(path).path, isDirectory: &isFolder)
-            #expect(exists && isFolder.boolValue, "CONTRIBUTING names \(path)/, which is not a folder")
+            if !(exists && isFolder.boolValue) {
+                broken.append(
+                    RuleBreak(
+                        file: "CONTRIBUTING.md", line: line,
+                        problem: "the layout names \(path)/, which is not a folder",
+                        fix: "drop the line, or correct the name", rule: "layout"))
+            }
         }
         for tree in ["Implementations", "ConformanceTests", "Benchmarks", "Examples"] {
-            let folders = try FileManager.default.contentsOfDirectory(
-                atPath: Self.root.appendingPathComponent(tree).path
-            )
-            .filter { !$0.hasPrefix(".") }
-            .filter { name in
-                var isFolder: ObjCBool = false
-                let exists = FileManager.default.fileExists(
-                    atPath: Self.root.appendingPathComponent("\(tree)/\(name)").path, isDirectory: &isFolder)
-                return exists && isFolder.boolValue
-            }
-            for folder in folders {
-                #expect(listed.contains("\(tree)/\(folder)"), "CONTRIBUTING's layout does not name \(tree)/\(folder)/")
+            for folder in try PackageFiles.subfolders(of: tree).sorted()
+            where !listed.contains(where: { $0.path == "\(tree)/\(folder)" }) {
+                broken.append(
+                    RuleBreak(
+                        file: "CONTRIBUTING.md", problem: "the layout does not name \(tree)/\(folder)/",
+                        fix:
+                            "add a line for it under \(tree)/ saying what it holds (`<Module>` stands for every design)",
+                        rule: "layout"))
             }
         }
+        #expect(broken.isEmpty, Self.breaks(broken))
     }
 
     /// The steps `.ci/run` prints, in order.
@@ -197,34 +215,32 @@ struct ProjectFactsTests {
         var code = "| Code lines (non-blank, non-comment / all) in files |"
         var tests = "| Tests of its own (`@Test`s in its test target and its scenario folder) |"
         var adapter = "| Adapter to the Promises/A+ suite, code lines |"
+        var designsCode = 0
         for design in Design.allCases {
             let size = try Self.size(of: "Implementations/\(design.moduleName)")
+            designsCode += size.code
             code += " \(size.code) / \(size.all) in \(size.files) |"
             let own = try Self.testCount(under: "ConformanceTests/\(design.moduleName)Tests")
             let scenarios = try Self.testCount(under: "ConformanceTests/ScenarioTests/\(design.rawValue)")
             tests += " \(own + scenarios) |"
             adapter +=
-                " \(try Self.size(of: "Implementations/DesignRegistry/Adapters/\(design.rawValue)Adapter.swift").code) |"
+                " \(try Self.size(of: "ConformanceTests/DesignRegistry/Adapters/\(design.rawValue)Adapter.swift").code) |"
         }
         let runtime = try Self.size(of: "Implementations/PromiseRuntime")
         let shared = try Self.size(of: "Implementations/SharedPromiseTypes")
+        let suite = try Self.size(of: "ConformanceTests")
+        let lab = try Self.size(of: "Benchmarks")
         table += [code, tests, adapter].joined(separator: "\n") + "\n\n"
         table += "Shared by the designs and counted in none: `PromiseRuntime`, \(runtime.code) / \(runtime.all) "
         table += "lines in \(runtime.files) files; `SharedPromiseTypes`, \(shared.code) / \(shared.all) in "
         table += "\(shared.files). Every design also passes the 702 Promises/A+ cases and the reliability "
-        table += "tests, run for each registered design."
+        table += "tests, run for each registered design.\n\n"
+        table += "Around them, for scale: the designs together are \(designsCode) code lines; `ConformanceTests/` "
+        table += "(the Promises/A+ suite, the registry, every test) \(suite.code) / \(suite.all) in \(suite.files) "
+        table += "files; the lab, all of `Benchmarks/` (the `compare` tool, its kit and policy, the cost counters "
+        table += "and operations, the floor prototypes, the claim checks and their tests), \(lab.code) / "
+        table += "\(lab.all) in \(lab.files) files."
         try Self.checkGenerated(in: "Reports/design-review.md", marker: "sizes", content: table)
-    }
-
-    /// The lab serves the product: the benchmark tool, its report writers and their tests together
-    /// stay within the designs' own code, so that the house grows around the designs, not the lab.
-    @Test("Benchmarks/ has no more code lines than the designs together")
-    func labNoBiggerThanTheDesigns() throws {
-        let designs = try Design.allCases.reduce(0) {
-            $0 + (try Self.size(of: "Implementations/\($1.moduleName)").code)
-        }
-        let lab = try Self.size(of: "Benchmarks").code
-        #expect(lab <= designs, "Benchmarks/ has \(lab) code lines, the designs \(designs)")
     }
 
     // MARK: Generated sections
@@ -242,8 +258,14 @@ struct ProjectFactsTests {
                 .write(to: root.appendingPathComponent(file))
             return
         }
+        let line = text[..<start.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(
             String(text[start.lowerBound..<end.lowerBound]) == expected,
-            "\(file)'s \(marker) are not the project's: rerun with UPDATE_REPORTS=1")
+            Comment(
+                rawValue: RuleBreak(
+                    file: file, line: line, problem: "the generated \(marker) are not the project's",
+                    fix: "run `UPDATE_REPORTS=1 swift test --filter ProjectFactsTests` and commit the result",
+                    rule: "generated-sections"
+                ).description))
     }
 }

@@ -1,5 +1,6 @@
 import AYPromises
 import CompareKit
+import DesignRegistry
 import Dispatch
 
 /// The AY design: untyped values, closure-property operators (`thenOn(queue) { }`, `catchOn`),
@@ -146,3 +147,7 @@ struct AYContender: Contender {
 
 /// The `Int` inside an untyped promise value (`-1` when it is something else, so the checksum fails).
 func int(_ value: PromiseValue) -> Int { value as? Int ?? -1 }
+
+extension AYAdapter: ContendingDesign {
+    static var contender: any Contender { AYContender() }
+}

@@ -1,4 +1,5 @@
 import CompareKit
+import DesignRegistry
 import Dispatch
 import FBLPromises
 
@@ -126,4 +127,8 @@ struct FBLContender: Contender, HasQueues {
         total.then(on: serial) { result.put($0) }.catch(on: serial) { _ in result.put(-1) }
         return try result.take(what)
     }
+}
+
+extension FBLAdapter: ContendingDesign {
+    static var contender: any Contender { FBLContender() }
 }

@@ -1,4 +1,5 @@
 import CompareKit
+import DesignRegistry
 import Dispatch
 import QNTasks
 
@@ -208,4 +209,8 @@ struct QNContender: Contender, HasQueues {
 /// The last sub-state's `Int` result, the usual `resultGenerate` of a chain.
 @Sendable private func lastInt(_ states: [QNAsyncSerialTaskSubState]) -> Int {
     states.last?.result(as: Int.self) ?? -1
+}
+
+extension QNAdapter: ContendingDesign {
+    static var contender: any Contender { QNContender() }
 }

@@ -1,4 +1,5 @@
 import CompareKit
+import DesignRegistry
 import Dispatch
 import QXPromises
 
@@ -157,4 +158,8 @@ struct QXContender: Contender, HasQueues {
         }
         return try result.take(what)
     }
+}
+
+extension QXAdapter: ContendingDesign {
+    static var contender: any Contender { QXContender() }
 }

@@ -1,5 +1,5 @@
-import CompareKit
-import DesignRegistry
+public import CompareKit
+public import DesignRegistry
 import Dispatch
 import Foundation
 
@@ -7,10 +7,34 @@ import Foundation
 /// their allocations, `InstructionCounter` their instructions, each per unit by the difference of
 /// two sizes.
 public enum CostOperations {
-    /// Every operation, design by design.
+    /// Every operation: raw GCD's, then every registered design's, then the floors'.
     public static let all: [Measurement] =
-        GCDOperations.all + FBLOperations.all + AYOperations.all + QXOperations.all + QNOperations.all
-        + FloorOperations.all
+        GCDOperations.all + Design.allCases.flatMap { $0.costs?.costOperations ?? [] } + FloorOperations.all
+}
+
+/// A registered design's costs and goals, stated in its own file of this module
+/// (`<Name>Operations.swift`) as a conformance of its adapter, so that the lab needs no list of
+/// designs: ``CostOperations/all`` and the report policy find every design's through ``Design``.
+/// `AllocationBudgetTests` fails for a registered design without one.
+public protocol CostedDesign: RegisteredAdapter {
+    /// The design's operations, written with its own API, each with its budget.
+    static var costOperations: [Measurement] { get }
+    /// The operation of ``costOperations`` that is one link of a chain, which the README's table
+    /// quotes.
+    static var chainLinkOperation: String { get }
+    /// What `benchmarks.md` checks the design's times and memory against: evidence, never a test,
+    /// since timings on a shared machine move.
+    static var targets: TargetTable.Limits { get }
+}
+
+extension CostedDesign {
+    public static var chainLinkOperation: String { "chain link" }
+}
+
+extension Design {
+    /// The design's costs and goals (``CostedDesign``), or `nil` while its operations file is
+    /// missing.
+    public var costs: (any CostedDesign.Type)? { adapter as? any CostedDesign.Type }
 }
 
 /// What one unit of an operation may cost, stated beside the operation so that a design's costs
@@ -65,6 +89,37 @@ public struct Measurement: Sendable {
 
     /// `"FBL chain link"`: the name budgets are keyed by.
     public var name: String { "\(design) \(operation)" }
+}
+
+extension Measurement {
+    /// "A pending promise with one `then`", as every design measures it: between `start` and
+    /// `stop`, `units` times, `make` makes a pending promise and registers one callback on it
+    /// that ticks `done` (the arrays that keep both are reserved before `start`); then every
+    /// promise is settled with `queue` held, so that one worker drains the callbacks, and they are
+    /// waited for.
+    static func pendingWithOneThen<Root, Then>(
+        design: String, operation: String = "pending promise with one then", budget: Budget, queue: DispatchQueue,
+        make: @escaping @Sendable (_ done: Countdown) -> (root: Root, then: Then),
+        settle: @escaping @Sendable (Root) -> Void
+    ) -> Measurement {
+        Measurement(design: design, operation: operation, budget: budget) { units, start, stop in
+            let done = Countdown(units)
+            var roots: [Root] = []
+            var thens: [Then] = []
+            roots.reserveCapacity(units)
+            thens.reserveCapacity(units)
+            start()
+            for _ in 0..<units {
+                let (root, then) = make(done)
+                roots.append(root)
+                thens.append(then)
+            }
+            stop()
+            queue.holding { for root in roots { settle(root) } }
+            done.wait()
+            withExtendedLifetime(thens) {}
+        }
+    }
 }
 
 extension Countdown {

@@ -1,6 +1,19 @@
-import CompareKit
+public import CompareKit
+public import DesignRegistry
 import Dispatch
 import QXPromises
+
+/// QX: at most twice FBL's ratio on single, chain, fan-out and error propagation; 384 bytes and 6
+/// allocations per pending promise with one `then`.
+extension QXAdapter: CostedDesign {
+    public static var costOperations: [Measurement] { QXOperations.all }
+    public static var targets: TargetTable.Limits {
+        .init(
+            relative: TargetTable.RelativeLimit.on(
+                ["single", "chain", "fan-out", "errors"], Design.fbl.rawValue, factor: 2),
+            bytesPerPending: 384, allocationsPerPending: 6)
+    }
+}
 
 /// QX's operations, written with its own API, and what each may cost.
 enum QXOperations {
@@ -9,29 +22,17 @@ enum QXOperations {
     static let all: [Measurement] = [
         // Allocations: the pending promise, its resolver's settler, the side table its weak reference
         // needs, and the link, which is itself the observer of the promise's `state` key.
-        Measurement(
-            design: "QX", operation: "pending promise with one then",
-            budget: Budget(allocations: 4, pendingBytes: 457, instructions: 14_505)
-        ) { units, start, stop in
-            let done = Countdown(units)
-            var roots: [(promise: QXPromise, resolver: QXResolver)] = []
-            var thens: [QXPromise] = []
-            roots.reserveCapacity(units)
-            thens.reserveCapacity(units)
-            start()
-            for _ in 0..<units {
-                let root = QXPromise.pending(on: queue)
-                roots.append(root)
-                thens.append(
-                    root.promise.then(on: queue) { _ in
-                        done.tick()
-                        return nil
-                    })
+        .pendingWithOneThen(
+            design: "QX", budget: Budget(allocations: 4, pendingBytes: 457, instructions: 14_505), queue: queue
+        ) { done in
+            let root = QXPromise.pending(on: queue)
+            let then = root.promise.then(on: queue) { _ in
+                done.tick()
+                return nil
             }
-            stop()
-            queue.holding { for root in roots { root.resolver.fulfill(1) } }
-            done.wait()
-            withExtendedLifetime(thens) {}
+            return (root, then)
+        } settle: { root in
+            root.resolver.fulfill(1)
         },
         // Allocations: the link, and its hop to its queue: the hop's closure and GCD's block for it.
         Measurement(

@@ -1,7 +1,20 @@
 import AYPromises
-import CompareKit
+public import CompareKit
+public import DesignRegistry
 import Dispatch
 import SharedPromiseTypes
+
+/// AY: at most 1.3 times FBL's ratio on single, chain, all, fan-out and error propagation; 256
+/// bytes and 6 allocations per pending promise with one `then`.
+extension AYAdapter: CostedDesign {
+    public static var costOperations: [Measurement] { AYOperations.all }
+    public static var targets: TargetTable.Limits {
+        .init(
+            relative: TargetTable.RelativeLimit.on(
+                ["single", "chain", "all", "fan-out", "errors"], Design.fbl.rawValue, factor: 1.3),
+            bytesPerPending: 256, allocationsPerPending: 6)
+    }
+}
 
 /// AY's operations, written with its own API, and what each may cost.
 enum AYOperations {
@@ -9,25 +22,13 @@ enum AYOperations {
 
     static let all: [Measurement] = [
         // Allocations: the promise `then` returns and its one handler, which holds the block as written.
-        Measurement(
-            design: "AY", operation: "pending promise with one then",
-            budget: Budget(allocations: 3, pendingBytes: 353, instructions: 10_803)
-        ) { units, start, stop in
-            let done = Countdown(units)
-            var roots: [AYPromise.Pending] = []
-            var thens: [AYPromise] = []
-            roots.reserveCapacity(units)
-            thens.reserveCapacity(units)
-            start()
-            for _ in 0..<units {
-                let root = AYPromise.pending()
-                roots.append(root)
-                thens.append(root.promise.thenOn(queue) { (_: PromiseValue) in done.tick() })
-            }
-            stop()
-            queue.holding { for root in roots { root.resolve(1) } }
-            done.wait()
-            withExtendedLifetime(thens) {}
+        .pendingWithOneThen(
+            design: "AY", budget: Budget(allocations: 3, pendingBytes: 353, instructions: 10_803), queue: queue
+        ) { done in
+            let root = AYPromise.pending()
+            return (root, root.promise.thenOn(queue) { (_: PromiseValue) in done.tick() })
+        } settle: { root in
+            root.resolve(1)
         },
         // Allocations: the above, and GCD's block for the handler's dispatch.
         Measurement(

@@ -8,12 +8,11 @@ public import SharedPromiseTypes
 /// Every design in the project: the one list the conformance suite, the benchmarks and the reports
 /// iterate.
 ///
-/// Adding a design follows the README's checklist: its module (`Implementations/<module>/`, named
-/// in `Package.swift`'s `designModules`), one case here with its adapter in ``adapter``, the
-/// adapter to the Promises/A+ suite in `Adapters/` (which also names the module and describes the
-/// design, ``RegisteredAdapter``), its contender, its scenarios, its cost budgets and its report.
-/// The switch is exhaustive, so a new case does not compile without its adapter; `ChecklistTests`
-/// fails for each other step that is missing.
+/// Registering a design is one case here and its adapter in ``adapter``: everything else the
+/// tests and the lab need about the design comes from its adapter (``RegisteredAdapter``) or from
+/// files of its own (CONTRIBUTING's "Adding a design"). The switch is exhaustive, so a new case
+/// does not compile without its adapter; `ChecklistTests` fails for each other step that is
+/// missing.
 public enum Design: String, CaseIterable, Sendable {
     /// google/promises' `FBLPromise`: GCD observers.
     case fbl = "FBL"
@@ -42,6 +41,9 @@ public enum Design: String, CaseIterable, Sendable {
     /// A one-line description for reports.
     public var summary: String { adapter.summary }
 
+    /// What a user weighs beside the numbers (the README's table shows them).
+    public var features: DesignFeatures { adapter.features }
+
     /// The state of `promise`, one of this design's adapter's promises, or `nil` for any other
     /// value: what a test reads without waiting.
     public func state(of promise: any Sendable) -> PromiseState? { adapter.state(ofAny: promise) }
@@ -54,6 +56,8 @@ public protocol RegisteredAdapter: APlusAdapter {
     static var moduleName: String { get }
     /// A one-line description for reports.
     static var summary: String { get }
+    /// What a user weighs beside the numbers, each pinned by the design's own tests.
+    static var features: DesignFeatures { get }
     /// The promise's state, read without waiting.
     static func state(of promise: PromiseUnderTest) -> PromiseState
 }
@@ -62,5 +66,24 @@ extension RegisteredAdapter {
     /// The state of `promise` if it is one of this adapter's promises.
     static func state(ofAny promise: any Sendable) -> PromiseState? {
         (promise as? PromiseUnderTest).map(state(of:))
+    }
+}
+
+/// The features of a design that the README's table shows, as its cells read.
+public struct DesignFeatures: Sendable, Equatable {
+    /// `typed` or `untyped`.
+    public var values: String
+    /// When the work starts: `at once`, or what starts it.
+    public var starts: String
+    /// Whether a pending operation can be cancelled: `yes` or `no`.
+    public var cancels: String
+    /// Whether progress is reported: `yes` or `no`.
+    public var progress: String
+
+    public init(values: String, starts: String, cancels: String, progress: String) {
+        self.values = values
+        self.starts = starts
+        self.cancels = cancels
+        self.progress = progress
     }
 }

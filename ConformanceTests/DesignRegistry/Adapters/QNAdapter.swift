@@ -25,6 +25,8 @@ public typealias QNPromise = QNAsyncContinuationTask<PromiseValue, PromiseValue>
 public enum QNAdapter: RegisteredAdapter {
     public static let moduleName = "QNTasks"
     public static let summary = "cancellable, lazily started tasks (QNAsyncTask)"
+    public static let features = DesignFeatures(
+        values: "typed", starts: "on `start`", cancels: "yes", progress: "yes")
 
     public typealias PromiseUnderTest = QNPromise
 

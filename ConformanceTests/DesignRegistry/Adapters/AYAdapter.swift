@@ -15,6 +15,8 @@ public import SharedPromiseTypes
 public enum AYAdapter: RegisteredAdapter {
     public static let moduleName = "AYPromises"
     public static let summary = "closure-property chaining, main-queue default (AYPromise)"
+    public static let features = DesignFeatures(
+        values: "untyped", starts: "at once", cancels: "no", progress: "no")
 
     public typealias PromiseUnderTest = AYPromise
 

@@ -128,9 +128,9 @@ struct ProseClaimTests {
             """
         let problems = try ProseClaims.problems(in: text, names: names)
         #expect(problems.count == 3, "\(problems)")
-        #expect(problems[0].contains("fastest per fan-out"))
-        #expect(problems[1].contains("30 % longer"))
-        #expect(problems[2].hasPrefix("has a claim about 16-core machines"))
+        #expect(problems[0].problem.contains("fastest per fan-out") && problems[0].line == 3)
+        #expect(problems[1].problem.contains("30 % longer") && problems[1].line == 5)
+        #expect(problems[2].problem.hasPrefix("has a claim about 16-core machines") && problems[2].line == 8)
     }
 
     @Test("a change to comments or blank lines is no change to a design's code")

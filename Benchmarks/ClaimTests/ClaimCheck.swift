@@ -2,6 +2,7 @@ import CompareKit
 import DesignRegistry
 import Foundation
 import ReportPolicy
+import TestSupport
 
 /// Every claim of the prose (the README and the hand-written reports) checked against every
 /// recorded run that can speak for it, and every statement that compares without a claim: what
@@ -51,36 +52,56 @@ struct ClaimCheck: Sendable {
         let reference = "GCD"
         for file in try proseFiles(root: root) {
             let text = try String(contentsOf: file, encoding: .utf8)
-            let name = file.lastPathComponent
-            check.problems += try ProseClaims.problems(in: text, names: names).map { "\(name): \($0)" }
-            for claim in try ProseClaims.claims(in: text) {
-                check.claims += 1
-                if let malformation = claim.malformation {
-                    check.problems.append("\(name): '\(claim)': \(malformation)")
-                    continue
-                }
-                var spoke = 0
-                for (index, record) in records.enumerated() {
-                    let label = "run \(index + 1) (\(record.run.machine.label), `\(record.run.commit)`)"
-                    if let reason = policy.reason(
-                        leaving: record, outFor: claim.contenders(reference: reference), on: claim.scenario)
-                    {
-                        check.leftOut.append("\(name): '\(claim)': \(label) left out: \(reason)")
+            let name = String(file.path.dropFirst(root.path.count).drop { $0 == "/" })
+            func at(_ line: Int, _ problem: String, fix: String) -> String {
+                RuleBreak(file: name, line: line, problem: problem, fix: fix, rule: "claims").description
+            }
+            check.problems += try ProseClaims.problems(in: text, names: names).map {
+                at($0.line, $0.problem, fix: $0.fix)
+            }
+            for statement in try ProseClaims.statements(in: text) {
+                for claim in statement.claims {
+                    check.claims += 1
+                    if let malformation = claim.malformation {
+                        check.problems.append(
+                            at(
+                                statement.line, "'\(claim)': \(malformation)",
+                                fix: "write it in one of the forms listed there"))
                         continue
                     }
-                    switch ProseClaims.outcome(of: claim, in: record, reference: reference) {
-                    case .holds:
-                        spoke += 1
-                        check.checked += 1
-                    case .contradicted(let why):
-                        spoke += 1
-                        check.checked += 1
-                        check.contradictions.append("\(name): '\(claim)' in \(label): \(why)")
-                    case .notApplicable:
-                        continue
+                    var spoke = 0
+                    for (index, record) in records.enumerated() {
+                        let label = "run \(index + 1) (\(record.run.machine.label), `\(record.run.commit)`)"
+                        if let reason = policy.reason(
+                            leaving: record, outFor: claim.contenders(reference: reference), on: claim.scenario)
+                        {
+                            check.leftOut.append("\(name):\(statement.line): '\(claim)': \(label) left out: \(reason)")
+                            continue
+                        }
+                        switch ProseClaims.outcome(of: claim, in: record, reference: reference) {
+                        case .holds:
+                            spoke += 1
+                            check.checked += 1
+                        case .contradicted(let why):
+                            spoke += 1
+                            check.checked += 1
+                            check.contradictions.append(
+                                at(
+                                    statement.line, "'\(claim)' in \(label): \(why)",
+                                    fix:
+                                        "reword the statement, or say which machines it is about; never widen a range to fit"
+                                ))
+                        case .notApplicable:
+                            continue
+                        }
+                    }
+                    if spoke == 0 {
+                        check.unchecked.append(
+                            at(
+                                statement.line, "'\(claim)': no recorded run can check it",
+                                fix: "record a full run that measures it (`compare record`), or drop the claim"))
                     }
                 }
-                if spoke == 0 { check.unchecked.append("\(name): '\(claim)': no recorded run can check it") }
             }
         }
         return check

@@ -195,18 +195,28 @@ enum ProseClaims {
     struct Statement: Equatable, Sendable {
         var text: String
         var claims: [Claim]
+        /// The line it starts on, 1-based.
+        var line: Int
+    }
+
+    /// A statement that cannot stand as evidence: where, what, and the fix.
+    struct Problem: Sendable {
+        var line: Int
+        var problem: String
+        var fix: String
     }
 
     /// The statements of `markdown`.
     static func statements(in markdown: String) throws -> [Statement] {
-        var texts: [String] = []
+        var texts: [(text: String, line: Int)] = []
         var current = ""
+        var currentLine = 0
         var skipping = false
         func flush() {
-            if !current.isEmpty { texts.append(current) }
+            if !current.isEmpty { texts.append((current, currentLine)) }
             current = ""
         }
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+        for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("```") || trimmed.hasPrefix("<!-- BEGIN generated")
                 || trimmed == GeneratedSection.endMarker
@@ -221,16 +231,19 @@ enum ProseClaims {
             {
                 flush()
             }
-            if !trimmed.isEmpty && !trimmed.hasPrefix("#") { current += (current.isEmpty ? "" : " ") + trimmed }
+            if !trimmed.isEmpty && !trimmed.hasPrefix("#") {
+                if current.isEmpty { currentLine = index + 1 }
+                current += (current.isEmpty ? "" : " ") + trimmed
+            }
         }
         flush()
-        return try texts.map { Statement(text: $0, claims: try claims(in: $0)) }
+        return try texts.map { Statement(text: $0.text, claims: try claims(in: $0.text), line: $0.line) }
     }
 
     /// What is wrong with the statements of `markdown` as evidence: one that names one of `names`
     /// with a word or figure that compares and carries no claim, or one whose claim is about some
     /// machines and does not say which.
-    static func problems(in markdown: String, names: [String]) throws -> [String] {
+    static func problems(in markdown: String, names: [String]) throws -> [Problem] {
         try statements(in: markdown).compactMap { statement in
             let visible = statement.text.replacingOccurrences(
                 of: #"<!--.*?-->"#, with: "", options: .regularExpression)
@@ -240,13 +253,21 @@ enum ProseClaims {
                     options: .regularExpression) != nil
             }
             let range = NSRange(visible.startIndex..., in: visible)
-            let compares = comparing.firstMatch(in: visible, range: range) != nil
-            if namesOne && compares && statement.claims.isEmpty {
-                return "compares without a claim: \(statement.text)"
+            if namesOne, statement.claims.isEmpty, let match = comparing.firstMatch(in: visible, range: range),
+                let word = Range(match.range, in: visible)
+            {
+                return Problem(
+                    line: statement.line,
+                    problem: "\"\(visible[word])\" compares without a claim: \(statement.text)",
+                    fix: "add `<!-- claim: scenario: A < B -->` (or another form) after the sentence, or rephrase it "
+                        + "so that it does not compare")
             }
             for cores in Set(statement.claims.compactMap(\.cores))
             where !visible.contains("\(cores) core") && !visible.contains("\(cores)-core") {
-                return "has a claim about \(cores)-core machines but does not say so: \(statement.text)"
+                return Problem(
+                    line: statement.line,
+                    problem: "has a claim about \(cores)-core machines but does not say so: \(statement.text)",
+                    fix: "say in the sentence which machines it is about (\"on \(cores) cores\")")
             }
             return nil
         }

@@ -34,7 +34,7 @@ struct InstructionCounter: ParsableCommand {
     /// Instructions per operation in a release build, as callgrind counts them on x86_64 Linux
     /// with this package's toolchain: the whole life of one unit (made, registered, settled, its
     /// callback run, freed). Each operation states its budget beside its code, in
-    /// `ConformanceTests/Costs/CostOperations` (`Budget.instructions`). Elsewhere (another architecture,
+    /// `Benchmarks/Costs/CostOperations` (`Budget.instructions`). Elsewhere (another architecture,
     /// another C library) the counts differ and none is checked.
     static let budgets: [String: Int] = {
         #if arch(x86_64) && os(Linux)
@@ -148,7 +148,7 @@ struct Check: ParsableCommand {
             10,325 and 10,537 in two builds of the same QN sources, the code around it laid out \
             differently); \
             CI fails when one moves more than \(Int(InstructionCounts.tolerance * 100)) % from its budget \
-            (`ConformanceTests/Costs/InstructionCounter`), either way, in the median of three counts (a count \
+            (`Benchmarks/Costs/InstructionCounter`), either way, in the median of three counts (a count \
             off budget is taken twice more), so that a change to a design's hot path shows as an exact \
             number and one outlier does not fail it.
 
@@ -170,7 +170,7 @@ struct Check: ParsableCommand {
 
             Raw GCD's chain link is one block that dispatches the next; its fan-out observer, one block \
             dispatched per observer. The designs' operations are those of the allocation budgets \
-            (`ConformanceTests/Costs/CostOperations`), which run each design through its own API.
+            (`Benchmarks/Costs/CostOperations`), which run each design through its own API.
 
             ## What it cannot count, and why
 

@@ -14,6 +14,8 @@ public import SharedPromiseTypes
 public enum QXAdapter: RegisteredAdapter {
     public static let moduleName = "QXPromises"
     public static let summary = "key-observation chaining through a KVO-like observable (QXPromise)"
+    public static let features = DesignFeatures(
+        values: "untyped", starts: "at once", cancels: "no", progress: "yes")
 
     public typealias PromiseUnderTest = QXPromise
 

@@ -1,6 +1,20 @@
-import CompareKit
+public import CompareKit
+public import DesignRegistry
 import Dispatch
 import FBLPromises
+
+/// FBL, the design closest to raw GCD: at most 1.5x on single and per chain link, and at or below
+/// SwiftNIO's ratio on single, chain, all, fan-out and error propagation; at most 200 bytes and 4
+/// allocations per pending promise with one `then`.
+extension FBLAdapter: CostedDesign {
+    public static var costOperations: [Measurement] { FBLOperations.all }
+    public static var targets: TargetTable.Limits {
+        .init(
+            ratios: ["single": 1.5, "chain": 1.5],
+            relative: TargetTable.RelativeLimit.on(["single", "chain", "all", "fan-out", "errors"], "NIO", factor: 1),
+            bytesPerPending: 200, allocationsPerPending: 4)
+    }
+}
 
 /// FBL's operations, written with its own API, and what each may cost.
 enum FBLOperations {
@@ -9,25 +23,13 @@ enum FBLOperations {
     static let all: [Measurement] = [
         // Allocations: the pending promise, and the promise `then` returns, which holds the callback and is its own observer's
         // context (`FBLChainedPromise`).
-        Measurement(
-            design: "FBL", operation: "pending promise with one then",
-            budget: Budget(allocations: 2, pendingBytes: 281, instructions: 8_401)
-        ) { units, start, stop in
-            let done = Countdown(units)
-            var roots: [FBLPromise<Int>] = []
-            var thens: [FBLPromise<Int>] = []
-            roots.reserveCapacity(units)
-            thens.reserveCapacity(units)
-            start()
-            for _ in 0..<units {
-                let root = FBLPromise<Int>.pending()
-                roots.append(root)
-                thens.append(root.then(on: queue) { _ in done.tick() })
-            }
-            stop()
-            queue.holding { for root in roots { root.fulfill(1) } }
-            done.wait()
-            withExtendedLifetime(thens) {}
+        .pendingWithOneThen(
+            design: "FBL", budget: Budget(allocations: 2, pendingBytes: 281, instructions: 8_401), queue: queue
+        ) { done in
+            let root = FBLPromise<Int>.pending()
+            return (root, root.then(on: queue) { _ in done.tick() })
+        } settle: { root in
+            root.fulfill(1)
         },
         // Allocations: the above, and GCD's closure and block for the callback.
         Measurement(

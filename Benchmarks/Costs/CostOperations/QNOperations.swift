@@ -1,6 +1,24 @@
-import CompareKit
+public import CompareKit
+public import DesignRegistry
 import Dispatch
 import QNTasks
+
+/// QN: at most 3x per chain link, at most twice FBL's ratio on two and three chained blocks,
+/// fan-out and concurrent, at most 3 times a Swift `Task`'s ratio on cancellation (from `cancel()`
+/// to the final callback); 256 bytes and 6 allocations per pending promise with one `then`.
+extension QNAdapter: CostedDesign {
+    public static var costOperations: [Measurement] { QNOperations.all }
+    public static var chainLinkOperation: String { "map link" }
+    public static var targets: TargetTable.Limits {
+        .init(
+            ratios: ["chain": 3],
+            relative: TargetTable.RelativeLimit.on(
+                ["single-2", "single-3", "fan-out", "concurrent"], Design.fbl.rawValue, factor: 2
+            )
+            .merging(TargetTable.RelativeLimit.on(["cancel"], "Swift concurrency", factor: 3)) { first, _ in first },
+            bytesPerPending: 256, allocationsPerPending: 6)
+    }
+}
 
 /// QN's operations, written with its own API, and what each may cost.
 enum QNOperations {
@@ -11,27 +29,16 @@ enum QNOperations {
         // and the typed callback's wrapper (a task's core stores observers that take the outcome erased).
         // Bytes: the manual task and its start block, the continuation, the side table of the source's weak
         // reference and the typed callback's wrapper.
-        Measurement(
+        .pendingWithOneThen(
             design: "QN", operation: "pending task with one map",
-            budget: Budget(allocations: 4, pendingBytes: 464, instructions: 11_014)
-        ) { units, start, stop in
-            let done = Countdown(units)
-            var roots: [QNAsyncManualTask<Int>] = []
-            var maps: [QNAsyncContinuationTask<Int, Int>] = []
-            roots.reserveCapacity(units)
-            maps.reserveCapacity(units)
-            start()
-            for _ in 0..<units {
-                let root = QNAsyncManualTask<Int>()
-                roots.append(root)
-                let next = root.map(on: queue) { $0 }
-                next.start(on: queue) { _ in done.tick() }
-                maps.append(next)
-            }
-            stop()
-            queue.holding { for root in roots { root.succeed(1) } }
-            done.wait()
-            withExtendedLifetime(maps) {}
+            budget: Budget(allocations: 4, pendingBytes: 464, instructions: 11_014), queue: queue
+        ) { done in
+            let root = QNAsyncManualTask<Int>()
+            let next = root.map(on: queue) { $0 }
+            next.start(on: queue) { _ in done.tick() }
+            return (root, next)
+        } settle: { (root: QNAsyncManualTask<Int>) in
+            root.succeed(1)
         },
         // Allocations: the continuation, a side table (each link refers weakly to its source, which gives
         // the source one), and its hop (GCD's closure and block).

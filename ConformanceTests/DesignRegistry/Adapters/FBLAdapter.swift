@@ -14,6 +14,8 @@ public import SharedPromiseTypes
 public enum FBLAdapter: RegisteredAdapter {
     public static let moduleName = "FBLPromises"
     public static let summary = "GCD observers (google/promises' FBLPromise)"
+    public static let features = DesignFeatures(
+        values: "typed", starts: "at once", cancels: "no", progress: "no")
 
     public typealias PromiseUnderTest = FBLPromise<PromiseValue>
 

@@ -1,4 +1,5 @@
 import CostOperations
+import DesignRegistry
 import Foundation
 import TestSupport
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// Exact allocation counts per operation, as SwiftNIO's allocation-counter tests pin them: an
 /// extra allocation on a hot path fails CI, deterministically, where a timing goal could not.
 ///
-/// The counts come from the `AllocationCounter` tool (ConformanceTests/Costs/AllocationCounter), which
+/// The counts come from the `AllocationCounter` tool (Benchmarks/Costs/AllocationCounter), which
 /// `swift build` and `swift test` build beside this test bundle and which counts with the
 /// `AllocationCounting` target in a process of its own. They are debug-build counts, as `swift test`
 /// builds; `compare`'s release figures are in Reports/benchmarks.md (see
@@ -15,7 +16,7 @@ import Testing
 struct AllocationBudgetTests {
     /// Allocations per unit of each design's operation, in the debug build `swift test` makes (a
     /// release build allocates less: Reports/performance.md), as each operation states it beside
-    /// its code in `ConformanceTests/Costs/CostOperations` (`Budget.allocations`, with why). Lower a budget
+    /// its code in `Benchmarks/Costs/CostOperations` (`Budget.allocations`, with why). Lower a budget
     /// when an operation gets cheaper: the test fails on any difference, so that the figure there
     /// stays the truth.
     static let budgets: [String: Int] = Dictionary(
@@ -56,6 +57,20 @@ struct AllocationBudgetTests {
             return false
         #endif
     }()
+
+    @Test("every registered design states its operations, budgets and targets", arguments: Design.allCases)
+    func everyDesignHasItsCosts(_ design: Design) throws {
+        let path = "Benchmarks/Costs/CostOperations/\(design.rawValue)Operations.swift"
+        let costs = try #require(
+            design.costs,
+            "\(path): no `extension \(design.rawValue)Adapter: CostedDesign`. Fix: write the design's operations there, each with its budgets, and its targets. Rule: CONTRIBUTING.md#adding-a-design"
+        )
+        #expect(!costs.costOperations.isEmpty, "\(path): no operation")
+        #expect(
+            costs.costOperations.contains { $0.operation == costs.chainLinkOperation },
+            "\(path): no operation named \"\(costs.chainLinkOperation)\", which the README's table quotes")
+        #expect(costs.costOperations.allSatisfy { $0.design == design.rawValue })
+    }
 
     @Test(
         "every operation allocates exactly its budget; a pending promise holds its bytes",
@@ -105,26 +120,9 @@ struct AllocationBudgetTests {
 
     /// Runs the tool with `arguments`; its standard output, or an error if it failed.
     static func runCounter(_ arguments: [String]) throws -> Data {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let tool = bundle.appendingPathComponent("AllocationCounter")
-        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            throw CounterMissing(path: tool.path)
-        }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CounterFailed(status: process.terminationStatus) }
-        return data
-    }
-
-    struct CounterMissing: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "no AllocationCounter at \(path): build the package (`swift build`) first" }
+        let run = try ToolRun.run(try ToolRun.builtTool("AllocationCounter"), arguments)
+        guard run.status == 0 else { throw CounterFailed(status: run.status) }
+        return run.output
     }
 
     struct CounterFailed: Error, CustomStringConvertible {
