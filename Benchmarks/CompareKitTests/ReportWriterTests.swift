@@ -9,6 +9,24 @@ import Testing
 /// `UPDATE_GOLDEN=1 swift test --filter ReportWriterTests` and review the diff.
 @Suite("Report writers")
 struct ReportWriterTests {
+    @Test("a run ends by printing each scenario's ratios at its headline size and the files it wrote")
+    func terminalSummary() throws {
+        let report = ReportFixture.report
+        let text = TerminalSummary.text(for: report, files: ["Reports/benchmarks.json", "Reports/benchmarks.md"])
+        let lines = text.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("scenario") })
+        for contender in report.contenders where contender.name != "GCD" {
+            #expect(header.contains(contender.name), "\(contender.name) has no column")
+        }
+        for scenario in report.scenarios {
+            #expect(lines.contains { $0.hasPrefix(scenario.id + " ") }, "\(scenario.id) has no row")
+        }
+        #expect(lines.suffix(3) == ["wrote:", "  Reports/benchmarks.json", "  Reports/benchmarks.md"])
+        // Columns line up: every row as wide as the header.
+        let rows = lines.drop { !$0.hasPrefix("scenario") }.prefix { $0 != "wrote:" }
+        #expect(Set(rows.map(\.count)).count == 1, "\(rows)")
+    }
+
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
     @Test("the JSON round-trips to an equal report")

@@ -172,7 +172,7 @@ struct BenchmarkOptions: ParsableArguments {
             var written: [String] = []
             if isFull { written.append(try Reports.writeRecord(RunRecord(report: report), to: output)) }
             written += try Reports.writeBenchmarks(report, to: output)
-            print("wrote:\n" + written.map { "  \($0)\n" }.joined(), terminator: "")
+            print(TerminalSummary.text(for: report, files: written), terminator: "")
         }
     }
 }
