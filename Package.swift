@@ -26,7 +26,7 @@ let strictSettings: [SwiftSetting] = [
 
 /// Every design's module. Each one is `Implementations/<name>/`, tested by
 /// `ConformanceTests/<name>Tests/`, and depends on the toolchain and the two shared modules only.
-let designModules = ["FBLPromises", "AYPromises", "QXPromises", "QNTasks"]
+let designModules = ["FBLPromises", "AYPromises", "QXPromises", "QNTasks", "BatchedPromises"]
 
 /// The designs as dependencies of the targets that drive all of them.
 let allDesigns: [Target.Dependency] = designModules.map { .target(name: $0) }

@@ -1,5 +1,6 @@
 public import APlusSuite
 import AYPromises
+import BatchedPromises
 import FBLPromises
 import QNTasks
 import QXPromises
@@ -22,6 +23,9 @@ public enum Design: String, CaseIterable, Sendable {
     case qx = "QX"
     /// The QN design's cancellable tasks (`QNAsyncTask`); started tasks act as promises.
     case qn = "QN"
+    /// This project's own design: callbacks that join the running drain of their queue, one
+    /// dispatch per batch, one object per link (`Promise<Value, Failure>`).
+    case batched = "Batched"
 
     /// The design's adapter: to the Promises/A+ suite, the one way tests and tools drive every
     /// design alike (the protocol an outside library's adapter conforms to), and the registry's
@@ -32,6 +36,7 @@ public enum Design: String, CaseIterable, Sendable {
         case .ay: return AYAdapter.self
         case .qx: return QXAdapter.self
         case .qn: return QNAdapter.self
+        case .batched: return BatchedAdapter.self
         }
     }
 
@@ -47,6 +52,10 @@ public enum Design: String, CaseIterable, Sendable {
     /// The state of `promise`, one of this design's adapter's promises, or `nil` for any other
     /// value: what a test reads without waiting.
     public func state(of promise: any Sendable) -> PromiseState? { adapter.state(ofAny: promise) }
+
+    /// The object that holds `promise`'s state, one of this design's adapter's promises (its
+    /// identity, and what a weak reference sees freed), or `nil` for any other value.
+    public func storage(of promise: any Sendable) -> AnyObject? { adapter.storage(ofAny: promise) }
 }
 
 /// A registered design's adapter to the Promises/A+ suite, with what the registry knows about the
@@ -60,12 +69,26 @@ public protocol RegisteredAdapter: APlusAdapter {
     static var features: DesignFeatures { get }
     /// The promise's state, read without waiting.
     static func state(of promise: PromiseUnderTest) -> PromiseState
+    /// The object that holds the promise's state: the promise itself for a class, the storage it
+    /// refers to for a struct. The default is the promise, which must then be a class instance.
+    static func storage(of promise: PromiseUnderTest) -> AnyObject
 }
 
 extension RegisteredAdapter {
+    public static func storage(of promise: PromiseUnderTest) -> AnyObject {
+        precondition(
+            type(of: promise) is AnyClass, "\(type(of: promise)) is not a class: its adapter names its storage")
+        return promise as AnyObject
+    }
+
     /// The state of `promise` if it is one of this adapter's promises.
     static func state(ofAny promise: any Sendable) -> PromiseState? {
         (promise as? PromiseUnderTest).map(state(of:))
+    }
+
+    /// The storage of `promise` if it is one of this adapter's promises.
+    static func storage(ofAny promise: any Sendable) -> AnyObject? {
+        (promise as? PromiseUnderTest).map(storage(of:))
     }
 }
 

@@ -49,7 +49,7 @@ struct PendingLeakCheckTests {
             leaks.record($0)
         }) { A.deferred() }
         let promiseID = A.identity(of: deferred!.promise)
-        let typeName = String(describing: type(of: deferred!.promise))
+        let typeName = String(describing: type(of: A.storage(of: deferred!.promise)))
         let weak = A.weakReference(to: deferred!.promise)
         // QN starts its deferred's resolver task in a main-queue hop: let it start first.
         try await drainMainQueue()

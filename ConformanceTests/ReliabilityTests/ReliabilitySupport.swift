@@ -65,17 +65,23 @@ extension APlusAdapter {
         return state
     }
 
-    /// A weak reference to `promise`, to see it freed. Every design's promise is a class instance,
-    /// so `as AnyObject` keeps its identity.
-    static func weakReference(to promise: PromiseUnderTest) -> Weak<AnyObject> {
-        precondition(
-            type(of: promise) is AnyClass, "\(type(of: promise)) is not a class: a weak reference cannot see it freed")
-        return Weak(promise as AnyObject)
+    /// The object that holds `promise`'s state (the promise itself in the designs whose promise
+    /// is a class), through the registry.
+    static func storage(of promise: PromiseUnderTest) -> AnyObject {
+        guard let storage = design.storage(of: promise) else {
+            preconditionFailure("\(design)'s registry cannot name the storage of a \(type(of: promise))")
+        }
+        return storage
     }
 
-    /// The identity of `promise`, a class instance in every design's adapter.
+    /// A weak reference to `promise`'s storage, to see it freed.
+    static func weakReference(to promise: PromiseUnderTest) -> Weak<AnyObject> {
+        Weak(storage(of: promise))
+    }
+
+    /// The identity of `promise`: its storage's.
     static func identity(of promise: PromiseUnderTest) -> ObjectIdentifier {
-        ObjectIdentifier(promise as AnyObject)
+        ObjectIdentifier(storage(of: promise))
     }
 
     /// Attaches an observer through the adapter's `then` (so it runs where the design runs the

@@ -1,0 +1,87 @@
+import BatchedPromises
+public import CompareKit
+public import DesignRegistry
+import Dispatch
+
+/// The project's own design: at most raw GCD's instructions per chain link, per error link and
+/// per fan-out observer; below raw GCD and SwiftNIO in time per chain link, per error link and per
+/// fan-out observer, at or below raw GCD in every other scenario it runs; below Swift concurrency
+/// and the four ported designs on both workflows; below QN and Swift concurrency on cancellation.
+extension BatchedAdapter: CostedDesign {
+    public static var costOperations: [Measurement] { BatchedOperations.all }
+    public static var targets: TargetTable.Limits {
+        .init(
+            ratios: ["chain": 1, "errors": 1, "fan-out": 1, "single": 1, "single-2": 1, "single-3": 1, "all": 1],
+            relative: TargetTable.RelativeLimit.on(["chain", "errors", "fan-out"], "NIO", factor: 1)
+                .merging(TargetTable.RelativeLimit.on(["cancel"], Design.qn.rawValue, factor: 1)) { first, _ in first },
+            bytesPerPending: 96, allocationsPerPending: 1)
+    }
+}
+
+/// The project's own design's operations, written with its own API, and what each may cost.
+enum BatchedOperations {
+    static let queue = DispatchQueue(label: "costs.batched")
+
+    static let all: [Measurement] = [
+        // Allocations: the pending promise, and the link `map` returns (the promise, its callback
+        // and what runs it, in one object).
+        .pendingWithOneThen(
+            design: "Batched", budget: Budget(allocations: 2, pendingBytes: 0, instructions: 0), queue: queue
+        ) { done in
+            let (root, resolver) = Promise<Int, Never>.makePending()
+            return ((promise: root, resolver: resolver), root.map(on: queue) { _ in done.tick() })
+        } settle: { root in
+            root.resolver.fulfill(1)
+        },
+        // Allocations: the link; its callback joins the drain the link before it runs in.
+        Measurement(
+            design: "Batched", operation: "chain link",
+            budget: Budget(allocations: 1, instructions: 0)
+        ) { units, start, stop in chain(units, start, stop, rejecting: false) },
+        // Allocations: as a chain link; the rejection passes every link without running its callback.
+        Measurement(
+            design: "Batched", operation: "error link",
+            budget: Budget(allocations: 1, instructions: 0)
+        ) { units, start, stop in chain(units, start, stop, rejecting: true) },
+        // Allocations: the link; all the observers of one settle run in one dispatched drain.
+        Measurement(
+            design: "Batched", operation: "fan-out observer",
+            budget: Budget(allocations: 1, instructions: 0)
+        ) { units, start, stop in
+            let done = Countdown(units)
+            start()
+            let (root, resolver) = Promise<Int, Never>.makePending()
+            for _ in 0..<units { root.then(on: queue) { _ in done.tick() } }
+            queue.holding { resolver.fulfill(1) }
+            done.wait()
+            stop()
+        },
+        // Allocations: the input's node, and the aggregate's slot (its arrays, amortised).
+        Measurement(
+            design: "Batched", operation: "all input",
+            budget: Budget(allocations: 1, instructions: 0)
+        ) { units, start, stop in
+            let done = Countdown(1)
+            let inputs = (0..<units).map { _ in Promise<Int, Never>.makePending() }
+            start()
+            Promise.all(inputs.map(\.promise)).whenComplete(on: queue) { _ in done.tick() }
+            stop()
+            queue.holding { for (index, input) in inputs.enumerated() { input.resolver.fulfill(index) } }
+            done.wait()
+        },
+    ]
+
+    /// A chain of `units` links on a pending root that is fulfilled, or rejected (every link then
+    /// passes the rejection on without running its callback); the end observed either way.
+    static func chain(_ units: Int, _ start: () -> Void, _ stop: () -> Void, rejecting: Bool) {
+        let done = Countdown(1)
+        start()
+        let (root, resolver) = Promise<Int, CostError>.makePending()
+        var last = root
+        for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+        last.whenComplete(on: queue) { _ in done.tick() }
+        if rejecting { resolver.reject(CostError()) } else { resolver.fulfill(0) }
+        done.wait()
+        stop()
+    }
+}

@@ -1,0 +1,117 @@
+import Dispatch
+
+/// A promise settled by several inputs, each reporting through a node of its own
+/// (``AggregateInput``): the base of `all`, `any` and `race`. Each subclass says what one input's
+/// outcome does, under the lock, in the operation it gives its inputs; once the aggregate has
+/// settled, the inputs still pending lose their one waiter here and are cancelled where no one
+/// else waits for them.
+///
+/// `@unchecked Sendable`: ``inputs`` and a subclass's tallies are guarded by the control's lock.
+@usableFromInline
+class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: Error>:
+    PromiseBox<Value, Failure>, @unchecked Sendable
+{
+    @usableFromInline typealias InputOutcome = Promise<Input, InputFailure>.Outcome
+
+    /// The node of each input that has not reported yet (`nil` once it has, or once its input was
+    /// freed pending).
+    @exclusivity(unchecked) @usableFromInline final var inputs: [AggregateInput<Input, InputFailure>?] = []
+
+    @inlinable
+    init() {
+        super.init(pendingOn: nil) { node, operation, _ in
+            if operation == .destroyOutcome { unsafeDowncast(node, to: Aggregate.self).destroyOutcome() }
+        }
+    }
+
+    /// Waits on every promise of `promises` (from the caller's thread); settles with `empty` at
+    /// once if there is none. `operation` is each input node's: it reads the input's outcome and
+    /// reports it (``report(at:in:_:)``).
+    @inlinable
+    final func attach(
+        to promises: [PromiseBox<Input, InputFailure>], ifEmpty empty: Outcome,
+        operation: @escaping (Node, Operation, UnsafeMutablePointer<Drain>?) -> Void
+    ) {
+        guard !promises.isEmpty else {
+            complete(empty)
+            return
+        }
+        var nodes: [AggregateInput<Input, InputFailure>?] = []
+        nodes.reserveCapacity(promises.count)
+        for (index, input) in promises.enumerated() {
+            nodes.append(AggregateInput(aggregate: self, input: input, index: index, operation: operation))
+        }
+        withControl { _ in inputs = nodes }
+        for node in nodes { node!.input.register(node!) }
+    }
+
+    /// The input at `index` reported: `decide` (called under the lock, while the aggregate is
+    /// pending) says whether that settles the aggregate, and with what; if it does, the inputs
+    /// still pending are withdrawn from.
+    @inlinable
+    final func report(at index: Int, in drain: UnsafeMutablePointer<Drain>, _ decide: () -> Outcome?) {
+        let decided = withControl { control -> (outcome: Outcome, losers: CancellationWalk.Upstreams)? in
+            inputs[index] = nil
+            guard control.isPending, let outcome = decide() else { return nil }
+            let losers = upstreamsLocked()
+            losers.pin()
+            inputs = []
+            return (outcome, losers)
+        }
+        guard let decided else { return }
+        complete(decided.outcome, in: drain)
+        CancellationWalk.withdraw(pinned: decided.losers)
+    }
+
+    /// The input at `index` was freed pending: it will never report.
+    @usableFromInline
+    override final func inputAbandoned(at index: Int) {
+        withControl { _ in inputs[index] = nil }
+    }
+
+    @usableFromInline
+    override final func upstreamsLocked() -> CancellationWalk.Upstreams {
+        let pending = inputs.compactMap { node in node.map { (input: $0.input as Node, dependent: $0 as Node) } }
+        return pending.isEmpty ? .none : .many(pending)
+    }
+}
+
+/// One input of an ``Aggregate``: waits on the input and reports its outcome, through the
+/// operation its aggregate gave it.
+@usableFromInline
+final class AggregateInput<Input: Sendable, InputFailure: Error>: Node, @unchecked Sendable {
+    // `@unchecked Sendable`: every field is set once. The aggregate is held strongly (it must
+    // live to be reported to); the input is not (it holds this node), and is valid while this node
+    // is listed in the aggregate's `inputs`, which it leaves before giving the input back.
+    @usableFromInline let aggregate: Node
+    @usableFromInline unowned(unsafe) let input: PromiseBox<Input, InputFailure>
+    @usableFromInline let index: Int
+
+    @inlinable
+    init(
+        aggregate: Node, input: PromiseBox<Input, InputFailure>, index: Int,
+        operation: @escaping (Node, Operation, UnsafeMutablePointer<Drain>?) -> Void
+    ) {
+        self.aggregate = aggregate
+        self.input = input
+        self.index = index
+        super.init(queue: nil, operation: operation)
+    }
+
+    /// What the operation of an aggregate's input does: reads the input's outcome, hands it to
+    /// `report` with the aggregate, then gives the input back.
+    @inlinable
+    static func run<Aggregated: AnyObject>(
+        _ node: Node, as _: Aggregated.Type, _ report: (Aggregated, Promise<Input, InputFailure>.Outcome, Int) -> Void
+    ) {
+        let input = unsafeDowncast(node, to: AggregateInput.self)
+        let outcome = input.input.settledOutcome
+        report(unsafeDowncast(input.aggregate, to: Aggregated.self), outcome, input.index)
+        input.input.releaseFromNode()
+    }
+
+    @usableFromInline
+    override func inputAbandoned() {
+        aggregate.inputAbandoned(at: index)
+    }
+}

@@ -1,0 +1,67 @@
+import Dispatch
+
+// Main-actor code and the callbacks of a promise.
+//
+// A callback is `@Sendable` and runs on a queue, so one passed from a `@MainActor` class may not
+// touch the class's state, although on the main queue it runs on the main actor's thread. Each
+// operator has a form that takes a `@MainActor` callback instead, `on: MainActor.shared`: it runs
+// on the main queue, in the main queue's drain (a promise settled by a main-actor callback runs
+// the next one in the same turn of the main queue), and tells the compiler so
+// (`MainActor.assumeIsolated`, which checks it at run time).
+//
+// ```swift
+// @MainActor final class ProfileModel {
+//     var avatars: [Avatar] = []
+//     func load() {
+//         fetchAvatars().map(on: MainActor.shared) { avatars in self.avatars = avatars }
+//     }
+// }
+// ```
+
+extension Promise {
+    /// ``map(on:_:)`` with a callback isolated to the main actor.
+    @discardableResult
+    public func map<NewValue: Sendable>(
+        on mainActor: MainActor,
+        _ transform: @escaping @MainActor (Value) throws(Failure) -> NewValue
+    ) -> Promise<NewValue, Failure> {
+        map(on: .main) { (value: Value) throws(Failure) -> NewValue in
+            try MainActor.assumeIsolated { Result { () throws(Failure) in try transform(value) } }.get()
+        }
+    }
+
+    /// ``flatMap(on:_:)`` with a callback isolated to the main actor.
+    public func flatMap<NewValue: Sendable>(
+        on mainActor: MainActor,
+        _ transform: @escaping @MainActor (Value) -> Promise<NewValue, Failure>
+    ) -> Promise<NewValue, Failure> {
+        flatMap(on: .main) { value in MainActor.assumeIsolated { transform(value) } }
+    }
+
+    /// ``recover(on:_:)-(_,(Failure)->Value)`` with a callback isolated to the main actor.
+    public func recover<NewFailure: Error>(
+        on mainActor: MainActor,
+        _ transform: @escaping @MainActor (Failure) throws(NewFailure) -> Value
+    ) -> Promise<Value, NewFailure> {
+        recover(on: .main) { (failure: Failure) throws(NewFailure) -> Value in
+            try MainActor.assumeIsolated { Result { () throws(NewFailure) in try transform(failure) } }.get()
+        }
+    }
+
+    /// ``catch(on:_:)`` with a callback isolated to the main actor.
+    @discardableResult
+    public func `catch`(on mainActor: MainActor, _ body: @escaping @MainActor (Failure) -> Void) -> Promise {
+        self.catch(on: .main) { failure in MainActor.assumeIsolated { body(failure) } }
+    }
+
+    /// ``always(on:_:)`` with a callback isolated to the main actor.
+    @discardableResult
+    public func always(on mainActor: MainActor, _ body: @escaping @MainActor () -> Void) -> Promise {
+        always(on: .main) { MainActor.assumeIsolated { body() } }
+    }
+
+    /// ``whenComplete(on:_:)`` with a callback isolated to the main actor.
+    public func whenComplete(on mainActor: MainActor, _ body: @escaping @MainActor (Outcome) -> Void) {
+        whenComplete(on: .main) { outcome in MainActor.assumeIsolated { body(outcome) } }
+    }
+}
