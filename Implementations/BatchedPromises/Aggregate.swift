@@ -52,7 +52,7 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
     final func report(at index: Int, in drain: UnsafeMutablePointer<Drain>, _ decide: () -> Outcome?) {
         let decided = withControl { control -> (outcome: Outcome, losers: CancellationWalk.Upstreams)? in
             inputs[index] = nil
-            guard control.isPending, let outcome = decide() else { return nil }
+            guard control.isOpen, let outcome = decide() else { return nil }
             let losers = upstreamsLocked()
             losers.pin()
             inputs = []
@@ -70,8 +70,20 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
     }
 
     @usableFromInline
+    override final func withInputsLocked(_ body: () -> Void) {
+        withControl { _ in body() }
+    }
+
+    @usableFromInline
     override final func upstreamsLocked() -> CancellationWalk.Upstreams {
-        let pending = inputs.compactMap { node in node.map { (input: $0.input as Node, dependent: $0 as Node) } }
+        let pending = inputs.compactMap { node in
+            node.map {
+                CancellationWalk.Edge(
+                    input: .passUnretained($0.input), dependent: .passUnretained($0),
+                    throughForward: $0.joinedThroughForward
+                )
+            }
+        }
         return pending.isEmpty ? .none : .many(pending)
     }
 }
@@ -80,11 +92,13 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
 /// operation its aggregate gave it.
 @usableFromInline
 final class AggregateInput<Input: Sendable, InputFailure: Error>: Node, @unchecked Sendable {
-    // `@unchecked Sendable`: every field is set once. The aggregate is held strongly (it must
-    // live to be reported to); the input is not (it holds this node), and is valid while this node
-    // is listed in the aggregate's `inputs`, which it leaves before giving the input back.
+    // `@unchecked Sendable`: `aggregate` and `index` are set once; `input` is written under the
+    // aggregate's lock while the node is in no list (moved to the root its input forwards to). The
+    // aggregate is held strongly (it must live to be reported to); the input is not (it holds this
+    // node), and is valid while this node is listed in the aggregate's `inputs`, which it leaves
+    // before giving the input back.
     @usableFromInline let aggregate: Node
-    @usableFromInline unowned(unsafe) let input: PromiseBox<Input, InputFailure>
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var input: PromiseBox<Input, InputFailure>
     @usableFromInline let index: Int
 
     @inlinable
@@ -113,5 +127,16 @@ final class AggregateInput<Input: Sendable, InputFailure: Error>: Node, @uncheck
     @usableFromInline
     override func inputAbandoned() {
         aggregate.inputAbandoned(at: index)
+    }
+
+    /// Under the aggregate's lock: a cancellation walk reads the input through the aggregate.
+    @usableFromInline
+    override func retarget(from old: Node, to new: Node) {
+        aggregate.withInputsLocked {
+            if input === old {
+                input = unsafeDowncast(new, to: PromiseBox<Input, InputFailure>.self)
+                joinedThroughForward = true
+            }
+        }
     }
 }

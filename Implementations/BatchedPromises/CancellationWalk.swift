@@ -17,20 +17,58 @@ public import Synchronization
 /// a time, and the walk is a loop: cancelling the end of a 100,000-link chain needs no deep stack.
 @usableFromInline
 enum CancellationWalk {
+    /// A promise a walk reaches, or the node it waits through: not a strong reference (the walk
+    /// holds the first promise through its caller, and pins every other).
+    @usableFromInline typealias Reference = Unmanaged<Node>
+
+    /// One promise a pending promise waits on, and the node it waits through.
+    @usableFromInline
+    struct Edge {
+        @usableFromInline let input: Reference
+        @usableFromInline let dependent: Reference
+        /// Whether the dependent joined `input` through a promise that forwards to it (see
+        /// ``Node/joinedThroughForward``): the promise that adopted that one still waits for it,
+        /// so the walk withdraws the dependent and goes no further.
+        @usableFromInline let throughForward: Bool
+
+        @inlinable
+        init(input: Reference, dependent: Reference, throughForward: Bool) {
+            self.input = input
+            self.dependent = dependent
+            self.throughForward = throughForward
+        }
+
+        /// The walk's visit to `input`, pinned.
+        @inlinable
+        var visit: Visit { (input, dependent, true, throughForward) }
+    }
+
     /// The promises a pending promise waits on, each with the node it waits through.
     @usableFromInline
     enum Upstreams {
         case none
-        case one(input: Node, dependent: Node)
-        case many([(input: Node, dependent: Node)])
+        case one(Edge)
+        case many([Edge])
+
+        /// One input, through `dependent` (read under the lock that guards `dependent`'s input).
+        @inlinable
+        static func one(_ input: Node, through dependent: Node) -> Upstreams {
+            .one(
+                Edge(
+                    input: .passUnretained(input), dependent: .passUnretained(dependent),
+                    throughForward: dependent.joinedThroughForward
+                )
+            )
+        }
 
         /// Pins every input, under the lock of the promise that waits on them.
         @inlinable
         func pin() {
             switch self {
             case .none: break
-            case .one(let input, _): input.pins.add(1, ordering: .acquiringAndReleasing)
-            case .many(let all): for (input, _) in all { input.pins.add(1, ordering: .acquiringAndReleasing) }
+            case .one(let edge): edge.input._withUnsafeGuaranteedRef { _ = $0.pins.add(1, ordering: .acquiringAndReleasing) }
+            case .many(let all):
+                for edge in all { edge.input._withUnsafeGuaranteedRef { _ = $0.pins.add(1, ordering: .acquiringAndReleasing) } }
             }
         }
     }
@@ -45,17 +83,33 @@ enum CancellationWalk {
         case cancelled(waiters: Unmanaged<Node>?, upstreams: Upstreams)
     }
 
-    /// Cancels `box` (a promise the caller holds) and walks up from it.
+    /// One step of a walk: a promise, the dependent that withdraws from it (none when the caller
+    /// cancels it), whether the walk pinned it (every promise but the first), and whether the
+    /// dependent joined it through a forward (the walk then only withdraws it, ``Edge``).
+    @usableFromInline
+    typealias Visit = (box: Reference, dependent: Reference?, pinned: Bool, throughForward: Bool)
+
+    /// Cancels `box` (a promise the caller holds) and walks up from it. A promise that forwards
+    /// to another is that other promise: the walk starts at its root.
     @inlinable
-    static func cancel(_ box: Node) {
-        walk(from: box, withdrawing: nil)
+    static func cancel<Value, Failure>(_ box: PromiseBox<Value, Failure>) {
+        walk(from: (.passUnretained(box.root), nil, false, false))
     }
 
-    /// Takes `dependent` out of `box`'s waiters (the caller holds `box`); if no one else wants its
-    /// outcome, cancels it and walks up from it.
+    /// Takes `dependent` out of the waiters of `box`'s root (the caller holds `box`); if no one
+    /// else wants its outcome, cancels it and walks up from it. When `box` forwards to its root,
+    /// the promise that adopted it waits for it: the walk withdraws `dependent` and stops.
     @inlinable
-    static func withdraw(_ dependent: Node, from box: Node) {
-        walk(from: box, withdrawing: dependent)
+    static func withdraw<Value, Failure>(_ dependent: Node, from box: PromiseBox<Value, Failure>) {
+        let root = box.root
+        walk(from: (.passUnretained(root), .passUnretained(dependent), false, root !== box))
+    }
+
+    /// Cancels the work `promise` stands for, a promise that forwards to a root no one wants any
+    /// more: the promise itself, and what it waits on.
+    @usableFromInline
+    static func cancelWork(of promise: Node) {
+        walk(from: (.passUnretained(promise), nil, false, false))
     }
 
     /// Withdraws each dependent of `upstreams` from its input, pinned by the caller (under the lock
@@ -64,23 +118,21 @@ enum CancellationWalk {
     static func withdraw(pinned upstreams: Upstreams) {
         switch upstreams {
         case .none: break
-        case .one(let input, let dependent): walk([(input, dependent, true)])
-        case .many(let all): walk(all.map { ($0.input, $0.dependent, true) })
+        case .one(let edge): walk(from: edge.visit)
+        case .many(let all): walk(from: nil, then: all.map(\.visit))
         }
     }
 
-    /// The walk from a promise the caller holds.
+    /// The walk: a loop over the promises to visit, a chain's next one kept out of the list.
     @usableFromInline
-    static func walk(from start: Node, withdrawing first: Node?) {
-        walk([(start, first, false)])
-    }
-
-    /// The walk: each step's promise is held by the caller, or pinned.
-    @usableFromInline
-    static func walk(_ start: [(box: Node, dependent: Node?, pinned: Bool)]) {
-        var pending = start
-        while let (box, dependent, pinned) = pending.popLast() {
-            let step = box.cancellationStep(withdrawing: dependent)
+    static func walk(from first: Visit?, then others: [Visit] = []) {
+        var pending = others
+        var following = first
+        while let (box, dependent, pinned, throughForward) = following ?? pending.popLast() {
+            following = nil
+            let step = box._withUnsafeGuaranteedRef {
+                $0.cancellationStep(withdrawing: dependent, handsOut: !pinned, onlyWithdraw: throughForward)
+            }
             if case .cancelled(let waiters, let upstreams) = step {
                 if let waiters {
                     if pinned {
@@ -93,16 +145,21 @@ enum CancellationWalk {
                         }
                     } else {
                         // Held by the caller: its waiters run with the cancellation.
-                        Drain.withCurrent { drain in Node.schedule(waiters, of: box, cancelled: true, in: drain) }
+                        box._withUnsafeGuaranteedRef { box in
+                            Drain.withCurrent { drain in
+                                Node.schedule(waiters, of: box, cancelled: true, in: drain)
+                                box.finishHandingOutCancellation(in: drain)
+                            }
+                        }
                     }
                 }
                 switch upstreams {
                 case .none: break
-                case .one(let input, let dependent): pending.append((input, dependent, true))
-                case .many(let all): pending += all.map { ($0.input, $0.dependent, true) }
+                case .one(let edge): following = edge.visit
+                case .many(let all): pending += all.map(\.visit)
                 }
             }
-            if pinned { box.pins.subtract(1, ordering: .acquiringAndReleasing) }
+            if pinned { box._withUnsafeGuaranteedRef { _ = $0.pins.subtract(1, ordering: .acquiringAndReleasing) } }
         }
     }
 }

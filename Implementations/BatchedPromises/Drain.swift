@@ -17,8 +17,9 @@ public import Dispatch
 /// - a **queue drain**, a block dispatched onto a queue with a batch of nodes for that queue. A
 ///   node for the same queue that becomes runnable while it drains joins it, with no dispatch of
 ///   its own; a node for another queue goes into a batch for that queue, dispatched once the
-///   current node has returned. After ``budget`` nodes the drain hands what is left to a new
-///   block on its queue, so that the queue's other blocks get their turn.
+///   current node has returned. The drain runs until no node is left: it never hands the rest to
+///   a new block of its queue, which would let a block queued meanwhile (a callback registered
+///   on a settled promise) run before the callbacks registered ahead of it (Promises/A+ 2.2.6).
 /// - a **local drain**, on a thread that settles a promise outside any drain (user code on any
 ///   thread, or a queue's own block). It runs the internal nodes that need no queue (adoption,
 ///   aggregation) and dispatches the rest, one block per queue, before the settling call returns.
@@ -29,17 +30,35 @@ public import Dispatch
 struct Drain {
     /// The queue this drain runs on; `nil` for a local drain.
     @usableFromInline let queue: DispatchQueue?
+    /// Whether ``queue`` is the main queue, which Dispatch on Linux hands out as a new object at
+    /// every `DispatchQueue.main`: a callback given another object for it still joins this drain.
+    @usableFromInline let isMain: Bool
     /// The nodes still to run here, in order.
     @usableFromInline var runnable = NodeList()
     /// The nodes for other queues, in order, dispatched after the current node.
     @usableFromInline var elsewhere = NodeList()
 
-    /// How many nodes a queue drain runs before it yields its queue to the queue's other blocks.
-    @usableFromInline static let budget = 1_024
-
     @inlinable
     init(queue: DispatchQueue?) {
         self.queue = queue
+        isMain = queue.map(Drain.isMainQueue) ?? false
+    }
+
+    /// The main queue, as the operators' default and the main-actor forms give it: one object, so
+    /// that identity tells it apart cheaply.
+    @usableFromInline static let mainQueue = DispatchQueue.main
+
+    /// Marks the main queue, for ``isMainQueue(_:)``.
+    @usableFromInline static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Whether `queue` is the main queue, whichever object stands for it.
+    @usableFromInline
+    static func isMainQueue(_ queue: DispatchQueue) -> Bool {
+        queue === mainQueue || queue.getSpecific(key: mainQueueKey) == true
     }
 
     /// Hands `node` to this drain: it runs here if it needs no queue or this drain's queue, and
@@ -49,39 +68,55 @@ struct Drain {
         schedule(owned: Unmanaged.passRetained(node))
     }
 
+    /// Hands over `node`, registered on a promise that had settled already: a node that needs no
+    /// queue runs here, a node for a queue is dispatched to it, even if it is this drain's. The
+    /// promise's earlier callbacks may have been dispatched to that queue already (each
+    /// registration on a settled promise dispatches its own): joining this drain would run the
+    /// node before them (Promises/A+ 2.2.6).
+    @inlinable
+    mutating func scheduleLate(_ node: Node) {
+        let owned = Unmanaged.passRetained(node)
+        if node.queue == nil { runnable.append(owned: owned) } else { elsewhere.append(owned: owned) }
+    }
+
     /// Hands over a node whose reference passes to the drain.
     @inlinable
     mutating func schedule(owned node: Unmanaged<Node>) {
         let target = node._withUnsafeGuaranteedRef { $0.queue }
-        if target == nil || target === queue {
+        if target == nil || target === queue || (isMain && Drain.isMainQueue(target!)) {
             runnable.append(owned: node)
         } else {
             elsewhere.append(owned: node)
         }
     }
 
-    /// Dispatches the nodes for other queues: one block per run of nodes for the same queue,
-    /// keeping their order per queue.
+    /// Dispatches the nodes for other queues: one block per run of consecutive nodes for the same
+    /// queue, which keeps their order per queue (a settle's waiters for one queue are one run).
     @usableFromInline
     mutating func dispatchElsewhere() {
-        while let first = elsewhere.popFirstOwned() {
-            let queue = first._withUnsafeGuaranteedRef { $0.queue! }
-            var batch = NodeList()
-            batch.append(owned: first)
-            var others = NodeList()
-            while let node = elsewhere.popFirstOwned() {
-                if node._withUnsafeGuaranteedRef({ $0.queue === queue }) {
-                    batch.append(owned: node)
-                } else {
-                    others.append(owned: node)
-                }
+        var batch = NodeList()
+        var batchQueue: DispatchQueue? = nil
+        while let node = elsewhere.popFirstOwned() {
+            let queue = node._withUnsafeGuaranteedRef { $0.queue! }
+            if let current = batchQueue, !Drain.isSameQueue(current, queue) {
+                Drain.dispatch(batch, onto: current)
+                batch = NodeList()
             }
-            elsewhere = others
-            Drain.dispatch(batch, onto: queue)
+            batchQueue = queue
+            batch.append(owned: node)
         }
+        if let batchQueue { Drain.dispatch(batch, onto: batchQueue) }
     }
 
-    /// Dispatches a drain of `batch` onto `queue`; the block holds the batch's references.
+    /// Whether two objects stand for one queue: the same object, or both the main queue (see
+    /// ``isMain``).
+    @inlinable
+    static func isSameQueue(_ first: DispatchQueue, _ second: DispatchQueue) -> Bool {
+        first === second || (isMainQueue(first) && isMainQueue(second))
+    }
+
+    /// Dispatches a drain of `batch` onto `queue`, the queue of its first node; the block holds the
+    /// batch's references.
     @usableFromInline
     static func dispatch(_ batch: NodeList, onto queue: DispatchQueue) {
         let first = batch.head!.takeRetainedValue()
@@ -89,7 +124,7 @@ struct Drain {
     }
 
     /// The body of a queue drain: runs `first` and the nodes linked after it, then whatever they
-    /// make runnable on this queue, up to ``budget`` nodes.
+    /// make runnable on this queue, the queue of `first`.
     @usableFromInline
     static func run(batchFrom first: Node) {
         var drain = Drain(queue: first.queue)
@@ -103,17 +138,9 @@ struct Drain {
         withUnsafeMutablePointer(to: &drain) { drain in
             let outer = CurrentDrain.get()
             CurrentDrain.set(drain)
-            var remaining = budget
             while let node = drain.pointee.runnable.popFirst() {
                 node.run(drain)
                 if !drain.pointee.elsewhere.isEmpty { drain.pointee.dispatchElsewhere() }
-                remaining -= 1
-                if remaining == 0, !drain.pointee.runnable.isEmpty {
-                    // Yield the queue: the rest runs in a block of its own, after the blocks
-                    // that were queued meanwhile.
-                    Drain.dispatch(drain.pointee.runnable, onto: drain.pointee.queue!)
-                    drain.pointee.runnable = NodeList()
-                }
             }
             CurrentDrain.set(outer)
         }

@@ -43,7 +43,7 @@ class Link<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: Error
         let taken = withControl { control -> (source: PromiseBox<Input, InputFailure>, cancelled: Bool)? in
             guard let source = input else { return nil }
             input = nil
-            return (source, !control.isPending)
+            return (source, control.phase == .cancelled)
         }
         guard let taken else { return }
         defer { taken.source.releaseFromNode() }
@@ -53,11 +53,21 @@ class Link<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: Error
     @usableFromInline
     override func upstreamsLocked() -> CancellationWalk.Upstreams {
         guard let input else { return .none }
-        return .one(input: input, dependent: self)
+        return .one(input, through: self)
     }
 
     @usableFromInline
     override func inputAbandoned() {
         withControl { _ in input = nil }
+    }
+
+    @usableFromInline
+    override func retarget(from old: Node, to new: Node) {
+        withControl { _ in
+            if input === old {
+                input = unsafeDowncast(new, to: PromiseBox<Input, InputFailure>.self)
+                joinedThroughForward = true
+            }
+        }
     }
 }

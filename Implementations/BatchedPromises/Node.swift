@@ -68,6 +68,12 @@ class Node: @unchecked Sendable {
     /// when its types hold no references.
     @usableFromInline final let destroysOutcome: Bool
 
+    /// Whether the node joined the promise it waits on through another that forwards to it (an
+    /// adopted promise, ``retarget(from:to:)``). The promise that adopted that one waits for it,
+    /// so this node's cancellation must not cancel it. Guarded by the lock that guards the node's
+    /// reference to its input.
+    @exclusivity(unchecked) @usableFromInline final var joinedThroughForward = false
+
     @inlinable
     init(
         queue: DispatchQueue?, demandsOutcome: Bool = true, destroysOutcome: Bool = false,
@@ -108,7 +114,24 @@ class Node: @unchecked Sendable {
     /// One step of a cancellation walk on a promise (``CancellationWalk``); a node that is not a
     /// promise has nothing to cancel.
     @usableFromInline
-    func cancellationStep(withdrawing dependent: Node?) -> CancellationWalk.Step { .stop }
+    func cancellationStep(withdrawing dependent: Unmanaged<Node>?, handsOut: Bool, onlyWithdraw: Bool) -> CancellationWalk.Step {
+        .stop
+    }
+
+    /// Hands out what registered on a cancelled promise while its waiters were handed out.
+    @usableFromInline
+    func finishHandingOutCancellation(in drain: UnsafeMutablePointer<Drain>) {}
+
+    /// The promise this node waits on, `old`, forwards to `new` now: the node waits on `new`
+    /// instead, and reads it when it runs. Called before the node is registered on `new`, while
+    /// it runs nowhere.
+    @usableFromInline
+    func retarget(from old: Node, to new: Node) {}
+
+    /// Runs `body` under the lock that guards what points at this node's inputs: an aggregate's,
+    /// whose list of inputs a cancellation walk reads.
+    @usableFromInline
+    func withInputsLocked(_ body: () -> Void) { body() }
 }
 
 /// A list of nodes in order, which owns one reference to each (taken when a node is added, and

@@ -10,7 +10,7 @@ extension Promise {
     /// ```
     @inlinable
     @discardableResult
-    public func always(on queue: DispatchQueue = .main, _ body: @escaping @Sendable () -> Void) -> Promise {
+    public func always(on queue: DispatchQueue = Drain.mainQueue, _ body: @escaping @Sendable () -> Void) -> Promise {
         let link = ObserveLink(input: box, queue: queue) { _ in body() }
         link.attach()
         return Promise(box: link)

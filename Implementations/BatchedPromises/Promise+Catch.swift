@@ -15,7 +15,7 @@ extension Promise {
     @inlinable
     @discardableResult
     public func `catch`(
-        on queue: DispatchQueue = .main,
+        on queue: DispatchQueue = Drain.mainQueue,
         _ body: @escaping @Sendable (Failure) -> Void
     ) -> Promise {
         let link = ObserveLink(input: box, queue: queue) { outcome in

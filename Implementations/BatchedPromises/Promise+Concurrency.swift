@@ -71,8 +71,9 @@ extension Promise {
 /// the caller's cancellation, whichever comes first.
 @usableFromInline
 final class Awaiter<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
-    // `@unchecked Sendable`: `input` is set once and read by `run` only; `state` guards itself.
-    @usableFromInline unowned(unsafe) let input: PromiseBox<Value, Failure>
+    // `@unchecked Sendable`: `input` is written only while the node is in no list (made, or moved
+    // to the root its input forwards to) and read by `run` only; `state` guards itself.
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var input: PromiseBox<Value, Failure>
 
     enum State {
         case starting
@@ -104,7 +105,9 @@ final class Awaiter<Value: Sendable, Failure: Error>: Node, @unchecked Sendable 
     }
 
     /// The caller was cancelled: resumes it with `.cancelled` unless the promise resumed it first.
-    /// Returns whether it was registered, so that the caller withdraws it from the promise.
+    /// Returns whether the caller is to withdraw it from the promise: whenever the promise had not
+    /// resumed it, registered or not yet (a promise no one else waits for is then cancelled, as it
+    /// would be had the caller registered an instant earlier).
     func withdraw() -> Bool {
         let action = state.withLock { state -> UnsafeContinuation<Promise<Value, Failure>.Outcome, Never>?? in
             switch state {
@@ -120,7 +123,12 @@ final class Awaiter<Value: Sendable, Failure: Error>: Node, @unchecked Sendable 
         }
         guard case .some(let continuation) = action else { return false }
         continuation?.resume(returning: .cancelled)
-        return continuation != nil
+        return true
+    }
+
+    @usableFromInline
+    override func retarget(from old: Node, to new: Node) {
+        if input === old { input = unsafeDowncast(new, to: PromiseBox<Value, Failure>.self) }
     }
 
     /// The promise has settled: resumes the caller with its outcome, unless cancelled first.

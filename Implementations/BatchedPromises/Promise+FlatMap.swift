@@ -14,11 +14,11 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - queue: Where `transform` runs (the main queue by default).
-    ///   - transform: Starts the next step.
+    ///   - transform: Starts the next step; a throw rejects the returned promise.
     @inlinable
     public func flatMap<NewValue: Sendable>(
-        on queue: DispatchQueue = .main,
-        _ transform: @escaping @Sendable (Value) -> Promise<NewValue, Failure>
+        on queue: DispatchQueue = Drain.mainQueue,
+        _ transform: @escaping @Sendable (Value) throws(Failure) -> Promise<NewValue, Failure>
     ) -> Promise<NewValue, Failure> {
         let link = FlatMapLink(input: box, queue: queue, transform: transform)
         link.attach()
@@ -30,8 +30,8 @@ extension Promise {
     @inlinable
     @discardableResult
     public func then<NewValue: Sendable>(
-        on queue: DispatchQueue = .main,
-        _ transform: @escaping @Sendable (Value) -> Promise<NewValue, Failure>
+        on queue: DispatchQueue = Drain.mainQueue,
+        _ transform: @escaping @Sendable (Value) throws(Failure) -> Promise<NewValue, Failure>
     ) -> Promise<NewValue, Failure> {
         flatMap(on: queue, transform)
     }
@@ -65,26 +65,59 @@ class AdoptingLink<Input: Sendable, InputFailure: Error, Value: Sendable, Failur
         complete(outcome, in: drain)
     }
 
-    /// Settles as `promise` does: waits on it, in `drain`.
+    /// Settles as `promise` does, in `drain`; `false` if `promise` is this one (or the promise it
+    /// forwards to), which can never settle.
+    ///
+    /// A pending promise that forwards nowhere yet is *linked*: it forwards to this link's root
+    /// (this link, or the promise this link forwards to), which takes its waiters and waits on
+    /// its work. A loop that adopts a new promise at every step (`func step() { next().flatMap {
+    /// step() } }`) then keeps one root however many steps it takes: each step's promise forwards
+    /// to it and is freed once it has run, and cancelling the root reaches the step under way
+    /// at once. A promise that has settled, or forwards already (one adopted twice), is waited on
+    /// as any input is.
     @inlinable
-    final func adopt(_ promise: PromiseBox<Value, Failure>, in drain: UnsafeMutablePointer<Drain>) {
-        let stillPending = withControl { control in
-            guard control.isPending else { return false }
-            adopted = promise
+    final func adopt(_ promise: PromiseBox<Value, Failure>, in drain: UnsafeMutablePointer<Drain>) -> Bool {
+        let root = self.root
+        // Adopting itself, or a promise that forwards to it already, would wait for ever.
+        guard promise.root !== root else { return false }
+        if link(promise, to: root, in: drain) {
+            if !root.adoptByForward(promise) {
+                // The root was cancelled meanwhile: no one wants the promise's work.
+                CancellationWalk.cancelWork(of: promise)
+            }
             return true
         }
-        guard stillPending else {
+        let stillWanted = withControl { control in
+            guard control.phase != .cancelled else { return false }
+            adopted = promise
+            // The flag said how the link joined its input, which it has let go.
+            joinedThroughForward = false
+            return true
+        }
+        guard stillWanted else {
             // Cancelled while the step ran: no one wants the adopted promise through this link.
             CancellationWalk.cancel(promise)
-            return
+            return true
         }
         queue = nil
         promise.register(self, in: drain)
+        return true
+    }
+
+    /// A promise that forwards to this one now (``adopt(_:in:)``): a cancellation walk from this
+    /// one goes on to it. `false` when this one is no longer pending.
+    @usableFromInline
+    override final func adoptByForward(_ promise: PromiseBox<Value, Failure>) -> Bool {
+        withControl { control in
+            guard control.isOpen else { return false }
+            adopted = promise
+            return true
+        }
     }
 
     @usableFromInline
     override func upstreamsLocked() -> CancellationWalk.Upstreams {
-        if let adopted { return .one(input: adopted, dependent: self) }
+        if let adopted { return .one(adopted, through: self) }
         return super.upstreamsLocked()
     }
 
@@ -95,6 +128,22 @@ class AdoptingLink<Input: Sendable, InputFailure: Error, Value: Sendable, Failur
             adopted = nil
         }
     }
+
+    @usableFromInline
+    override func retarget(from old: Node, to new: Node) {
+        withControl { _ in
+            if adopted === old {
+                adopted = unsafeDowncast(new, to: PromiseBox<Value, Failure>.self)
+                joinedThroughForward = true
+            }
+        }
+        super.retarget(from: old, to: new)
+    }
+
+    @usableFromInline
+    override final func forwardingPromiseFreed(_ promise: PromiseBox<Value, Failure>) {
+        withControl { _ in if adopted === promise { adopted = nil } }
+    }
 }
 
 /// The link of ``Promise/flatMap(on:_:)``.
@@ -103,12 +152,12 @@ final class FlatMapLink<Input: Sendable, Value: Sendable, Failure: Error>:
     AdoptingLink<Input, Failure, Value, Failure>, @unchecked Sendable
 {
     // `@unchecked Sendable`: as `Link`; `transform` is read and cleared only by the step.
-    @exclusivity(unchecked) @usableFromInline var transform: (@Sendable (Input) -> Promise<Value, Failure>)?
+    @exclusivity(unchecked) @usableFromInline var transform: (@Sendable (Input) throws(Failure) -> Promise<Value, Failure>)?
 
     @inlinable
     init(
         input: PromiseBox<Input, Failure>, queue: DispatchQueue,
-        transform: @escaping @Sendable (Input) -> Promise<Value, Failure>
+        transform: @escaping @Sendable (Input) throws(Failure) -> Promise<Value, Failure>
     ) {
         self.transform = transform
         super.init(input: input, queue: queue) { node, operation, drain in
@@ -122,7 +171,13 @@ final class FlatMapLink<Input: Sendable, Value: Sendable, Failure: Error>:
     final func step(_ outcome: InputOutcome, in drain: UnsafeMutablePointer<Drain>) {
         let transform = self.transform.take()
         switch outcome {
-        case .fulfilled(let value): adopt(transform!(value).box, in: drain)
+        case .fulfilled(let value):
+            do throws(Failure) {
+                let promise = try transform!(value)
+                precondition(adopt(promise.box, in: drain), "a flatMap callback returned the promise flatMap returned")
+            } catch {
+                complete(.rejected(error), in: drain)
+            }
         case .rejected(let failure): complete(.rejected(failure), in: drain)
         case .cancelled: complete(.cancelled, in: drain)
         }

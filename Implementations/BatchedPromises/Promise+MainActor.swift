@@ -20,12 +20,11 @@ import Dispatch
 
 extension Promise {
     /// ``map(on:_:)`` with a callback isolated to the main actor.
-    @discardableResult
     public func map<NewValue: Sendable>(
         on mainActor: MainActor,
         _ transform: @escaping @MainActor (Value) throws(Failure) -> NewValue
     ) -> Promise<NewValue, Failure> {
-        map(on: .main) { (value: Value) throws(Failure) -> NewValue in
+        map(on: Drain.mainQueue) { (value: Value) throws(Failure) -> NewValue in
             try MainActor.assumeIsolated { Result { () throws(Failure) in try transform(value) } }.get()
         }
     }
@@ -33,9 +32,11 @@ extension Promise {
     /// ``flatMap(on:_:)`` with a callback isolated to the main actor.
     public func flatMap<NewValue: Sendable>(
         on mainActor: MainActor,
-        _ transform: @escaping @MainActor (Value) -> Promise<NewValue, Failure>
+        _ transform: @escaping @MainActor (Value) throws(Failure) -> Promise<NewValue, Failure>
     ) -> Promise<NewValue, Failure> {
-        flatMap(on: .main) { value in MainActor.assumeIsolated { transform(value) } }
+        flatMap(on: Drain.mainQueue) { (value: Value) throws(Failure) -> Promise<NewValue, Failure> in
+            try MainActor.assumeIsolated { Result { () throws(Failure) in try transform(value) } }.get()
+        }
     }
 
     /// ``recover(on:_:)-(_,(Failure)->Value)`` with a callback isolated to the main actor.
@@ -43,7 +44,7 @@ extension Promise {
         on mainActor: MainActor,
         _ transform: @escaping @MainActor (Failure) throws(NewFailure) -> Value
     ) -> Promise<Value, NewFailure> {
-        recover(on: .main) { (failure: Failure) throws(NewFailure) -> Value in
+        recover(on: Drain.mainQueue) { (failure: Failure) throws(NewFailure) -> Value in
             try MainActor.assumeIsolated { Result { () throws(NewFailure) in try transform(failure) } }.get()
         }
     }
@@ -51,17 +52,17 @@ extension Promise {
     /// ``catch(on:_:)`` with a callback isolated to the main actor.
     @discardableResult
     public func `catch`(on mainActor: MainActor, _ body: @escaping @MainActor (Failure) -> Void) -> Promise {
-        self.catch(on: .main) { failure in MainActor.assumeIsolated { body(failure) } }
+        self.catch(on: Drain.mainQueue) { failure in MainActor.assumeIsolated { body(failure) } }
     }
 
     /// ``always(on:_:)`` with a callback isolated to the main actor.
     @discardableResult
     public func always(on mainActor: MainActor, _ body: @escaping @MainActor () -> Void) -> Promise {
-        always(on: .main) { MainActor.assumeIsolated { body() } }
+        always(on: Drain.mainQueue) { MainActor.assumeIsolated { body() } }
     }
 
     /// ``whenComplete(on:_:)`` with a callback isolated to the main actor.
     public func whenComplete(on mainActor: MainActor, _ body: @escaping @MainActor (Outcome) -> Void) {
-        whenComplete(on: .main) { outcome in MainActor.assumeIsolated { body(outcome) } }
+        whenComplete(on: Drain.mainQueue) { outcome in MainActor.assumeIsolated { body(outcome) } }
     }
 }

@@ -15,7 +15,7 @@ extension Promise {
     /// - Returns: The new promise: one object, which holds `transform` until it has run.
     @inlinable
     public func map<NewValue: Sendable>(
-        on queue: DispatchQueue = .main,
+        on queue: DispatchQueue = Drain.mainQueue,
         _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
     ) -> Promise<NewValue, Failure> {
         let link = MapLink(input: box, queue: queue, transform: transform)
@@ -27,7 +27,7 @@ extension Promise {
     @inlinable
     @discardableResult
     public func then<NewValue: Sendable>(
-        on queue: DispatchQueue = .main,
+        on queue: DispatchQueue = Drain.mainQueue,
         _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
     ) -> Promise<NewValue, Failure> {
         map(on: queue, transform)

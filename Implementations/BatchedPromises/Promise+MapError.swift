@@ -9,7 +9,7 @@ extension Promise {
     /// ```
     @inlinable
     public func mapError<NewFailure: Error>(
-        on queue: DispatchQueue = .main,
+        on queue: DispatchQueue = Drain.mainQueue,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Promise<Value, NewFailure> {
         recover(on: queue) { (failure: Failure) throws(NewFailure) -> Value in throw transform(failure) }

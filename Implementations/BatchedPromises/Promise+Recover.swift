@@ -15,7 +15,7 @@ extension Promise {
     ///   - transform: Turns the failure into a value, or throws a failure of its own type.
     @inlinable
     public func recover<NewFailure: Error>(
-        on queue: DispatchQueue = .main,
+        on queue: DispatchQueue = Drain.mainQueue,
         _ transform: @escaping @Sendable (Failure) throws(NewFailure) -> Value
     ) -> Promise<Value, NewFailure> {
         let link = RecoverLink(input: box, queue: queue, transform: transform)
@@ -31,7 +31,7 @@ extension Promise {
     /// ```
     @inlinable
     public func recover<NewFailure: Error>(
-        on queue: DispatchQueue = .main,
+        on queue: DispatchQueue = Drain.mainQueue,
         _ transform: @escaping @Sendable (Failure) -> Promise<Value, NewFailure>
     ) -> Promise<Value, NewFailure> {
         let link = FlatRecoverLink(input: box, queue: queue, transform: transform)
@@ -103,7 +103,9 @@ final class FlatRecoverLink<Value: Sendable, InputFailure: Error, Failure: Error
         let transform = self.transform.take()
         switch outcome {
         case .fulfilled(let value): complete(.fulfilled(value), in: drain)
-        case .rejected(let failure): adopt(transform!(failure).box, in: drain)
+        case .rejected(let failure):
+            let promise = transform!(failure)
+            precondition(adopt(promise.box, in: drain), "a recover callback returned the promise recover returned")
         case .cancelled: complete(.cancelled, in: drain)
         }
     }

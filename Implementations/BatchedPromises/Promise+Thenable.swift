@@ -40,6 +40,7 @@ extension Promise.Resolver where Value == PromiseValue, Failure == any Error {
     ///
     /// Only the first settle counts.
     public func resolve(_ value: PromiseValue) {
+        guard box.resolverMayAct(lockingIn: value is any Thenable) else { return }
         box.resolve(value, in: nil)
     }
 }
@@ -54,7 +55,7 @@ extension Promise where Value == PromiseValue, Failure == any Error {
     ///   - onFulfilled: Called with the value.
     ///   - onRejected: Called with the failure; it never sees what `onFulfilled` throws.
     public func then(
-        on queue: DispatchQueue = .main,
+        on queue: DispatchQueue = Drain.mainQueue,
         onFulfilled: (@Sendable (PromiseValue) throws -> PromiseValue)?,
         onRejected: (@Sendable (any Error) throws -> PromiseValue)?
     ) -> Promise {
@@ -69,15 +70,14 @@ extension PromiseBox where Value == PromiseValue, Failure == any Error {
     @usableFromInline
     final func resolve(_ value: PromiseValue, in drain: UnsafeMutablePointer<Drain>?) {
         if let promise = value as? Promise<PromiseValue, any Error> {
-            guard promise.box !== self else {
-                complete(.rejected(SelfResolutionError()), in: drain)
-                return
-            }
+            let adopted: Bool
             if let link = self as? AdoptingLink<PromiseValue, any Error, PromiseValue, any Error>, let drain {
-                link.adopt(promise.box, in: drain)
+                adopted = link.adopt(promise.box, in: drain)
             } else {
-                promise.box.register(Adoption(into: self, from: promise.box), in: drain)
+                adopted = follow(promise.box, in: drain)
             }
+            // A promise resolved with itself, or with one that settles as it does (a cycle).
+            if !adopted { complete(.rejected(SelfResolutionError()), in: drain) }
         } else if let thenable = value as? any Thenable {
             let call = thenable.thenOnce(
                 resolvePromise: { value in self.resolve(value, in: nil) },

@@ -15,19 +15,21 @@ extension Promise {
     ///   - failure: The failure of a timeout, made when the timer fires.
     @inlinable
     public func timeout(
-        after interval: DispatchTimeInterval, on queue: DispatchQueue = .main,
+        after interval: DispatchTimeInterval, on queue: DispatchQueue = Drain.mainQueue,
         failure: @escaping @autoclosure @Sendable () -> Failure
     ) -> Promise {
         let link = PassLink(input: box)
         link.attach()
-        queue.asyncAfter(deadline: .now() + interval) { link.settleAndWithdraw(.rejected(failure())) }
+        // Weakly: a promise that settled in time is freed with its callbacks, not kept until the
+        // deadline.
+        queue.asyncAfter(deadline: .now() + interval) { [weak link] in link?.settleAndWithdraw(.rejected(failure())) }
         return Promise(box: link)
     }
 }
 
 extension Promise where Failure == any Error {
     /// ``timeout(after:on:failure:)`` for untyped failures: rejects with ``PromiseTimeout``.
-    public func timeout(after interval: DispatchTimeInterval, on queue: DispatchQueue = .main) -> Promise {
+    public func timeout(after interval: DispatchTimeInterval, on queue: DispatchQueue = Drain.mainQueue) -> Promise {
         timeout(after: interval, on: queue, failure: PromiseTimeout(interval: interval))
     }
 }
@@ -36,6 +38,10 @@ extension Promise where Failure == any Error {
 public struct PromiseTimeout: Error, Equatable {
     /// How long the promise was waited for.
     public let interval: DispatchTimeInterval
+
+    public init(interval: DispatchTimeInterval) {
+        self.interval = interval
+    }
 }
 
 /// A link that settles as its input does, with no queue and no step of its own: what a timer or
@@ -53,23 +59,43 @@ final class PassLink<Value: Sendable, Failure: Error>: Link<Value, Failure, Valu
 }
 
 extension PromiseBox {
-    /// Settles with `outcome` if pending, from outside a drain, and withdraws from the promises it
-    /// waited on: they are cancelled where no one else waits for them.
+    /// Settles with `outcome` if its outcome is still to come, from outside a drain, and withdraws
+    /// from the promises it waited on: they are cancelled where no one else waits for them. A
+    /// promise that forwards settles its root instead, and lets its own work go.
     @inlinable
     final func settleAndWithdraw(_ outcome: Outcome) {
         let cancelled = outcome.isCancelled
-        let settled = withControl { control -> (waiters: Unmanaged<Node>?, upstreams: CancellationWalk.Upstreams)? in
-            guard control.isPending else { return nil }
-            storeOutcome(outcome)
-            self.settled.store(true, ordering: .releasing)
-            let waiters = control.settle(cancelled: cancelled)
-            let upstreams = upstreamsLocked()
-            upstreams.pin()
-            return (waiters, upstreams)
+        let settled = withControl {
+            control -> (waiters: Unmanaged<Node>?, upstreams: CancellationWalk.Upstreams, root: Unmanaged<Node>?)? in
+            switch control.phase {
+            case .pending:
+                if !cancelled { storeOutcome(outcome) }
+                self.settled.store(true, ordering: .releasing)
+                let waiters = control.settle(cancelled: cancelled)
+                let upstreams = upstreamsLocked()
+                upstreams.pin()
+                return (waiters, upstreams, nil)
+            case .forwarded:
+                let root = control.waiters
+                control.waiters = nil
+                control.phase = .cancelled
+                self.settled.store(true, ordering: .releasing)
+                let upstreams = upstreamsLocked()
+                upstreams.pin()
+                return (nil, upstreams, root)
+            case .settled, .cancelled, .abandoned:
+                return nil
+            }
         }
         guard let settled else { return }
+        if let root = settled.root {
+            unsafeDowncast(root.takeRetainedValue(), to: PromiseBox.self).complete(outcome)
+        }
         if let waiters = settled.waiters {
-            Drain.withCurrent { Node.schedule(waiters, of: self, cancelled: cancelled, in: $0) }
+            Drain.withCurrent { drain in
+                Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
+                finishHandingOut(cancelled: cancelled, in: drain)
+            }
         }
         CancellationWalk.withdraw(pinned: settled.upstreams)
     }

@@ -3,7 +3,7 @@ import PromiseRuntime
 
 extension Promise {
     /// Calls `body` with the outcome on `queue` once this promise settles, without making a new
-    /// promise: the cheapest way to observe one.
+    /// promise: one object, and no promise for callbacks after it.
     ///
     /// ```swift
     /// loadUser(id: "42").whenComplete(on: .main) { outcome in
@@ -19,7 +19,7 @@ extension Promise {
     /// by a walk from another waiter.
     @inlinable
     public func whenComplete(
-        on queue: DispatchQueue = .main,
+        on queue: DispatchQueue = Drain.mainQueue,
         _ body: @escaping @Sendable (Outcome) -> Void
     ) {
         box.register(Observer(input: box, queue: queue, body: body))
@@ -29,9 +29,10 @@ extension Promise {
 /// The node of ``Promise/whenComplete(on:_:)``: a callback and no promise.
 @usableFromInline
 final class Observer<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
-    // `@unchecked Sendable`: `input` is set once and read by `run` only, once the input has
-    // scheduled it; `body` is read and cleared only by `run`.
-    @usableFromInline unowned(unsafe) let input: PromiseBox<Value, Failure>
+    // `@unchecked Sendable`: `input` is written only while the observer is in no list and runs
+    // nowhere (made, or moved to the root its input forwards to), and read by `run` once the input
+    // has scheduled it; `body` is read and cleared only by `run`.
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var input: PromiseBox<Value, Failure>
     @exclusivity(unchecked) @usableFromInline var body: (@Sendable (Promise<Value, Failure>.Outcome) -> Void)?
 
     @inlinable
@@ -48,5 +49,10 @@ final class Observer<Value: Sendable, Failure: Error>: Node, @unchecked Sendable
             observer.input.releaseFromNode()
             observer.body.take()!(outcome)
         }
+    }
+
+    @usableFromInline
+    override func retarget(from old: Node, to new: Node) {
+        if input === old { input = unsafeDowncast(new, to: PromiseBox<Value, Failure>.self) }
     }
 }

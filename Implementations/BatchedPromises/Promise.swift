@@ -4,13 +4,13 @@ public import Dispatch
 /// exactly once.
 ///
 /// Each operator (``map(on:_:)``, ``flatMap(on:_:)``, ``recover(on:_:)`` and the others) returns a
-/// new promise whose callback runs on the queue it is given, once this one settles. What makes
-/// this design cost less than hand-written GCD code is where callbacks run: a callback for queue Q
-/// that becomes runnable while a drain of Q runs on the thread (a callback on Q settled the
-/// promise it waits on) runs in that drain, after the current callback returns, with no dispatch
-/// of its own; otherwise the callbacks that one settle makes runnable on Q are dispatched as one
-/// batch (see <doc:SchedulingContract>). A link (the new promise, its callback and what runs it)
-/// is one object.
+/// new promise whose callback runs on the queue it is given, once this one settles. Where
+/// callbacks run is what the design is about: a callback for queue Q that becomes runnable while a
+/// drain of Q runs on the thread (a callback on Q settled the promise it waits on) runs in that
+/// drain, after the current callback returns, with no dispatch of its own; otherwise the
+/// callbacks that one settle makes runnable on Q are dispatched as one batch (see
+/// <doc:SchedulingContract>). A link (the new promise, its callback and what runs it) is one
+/// object.
 ///
 /// ```swift
 /// func loadUser(id: String) -> Promise<User, APIError> {
@@ -26,6 +26,8 @@ public import Dispatch
 /// ## Threading
 /// - Every callback runs on the queue its operator was given (the main queue by default), never
 ///   on the stack of the call that registered it or settled its promise (Promises/A+ 2.2.4).
+///   The exceptions take no queue: cancellation handlers (``Resolver/onCancel(_:)``), and the
+///   callbacks given to the `Thenable` requirement, which run where the promise settles.
 /// - A promise's state is guarded by one lock, released before any callback runs.
 /// - Callbacks registered on one promise for one queue run in the order they were registered.
 ///

@@ -30,11 +30,23 @@ struct Control {
         case cancelled
         /// Freed while pending: it will never settle, and its waiters were let go.
         case abandoned
+        /// Settles as another promise does, its *root*: a promise returned from a `flatMap`
+        /// callback becomes the promise `flatMap` returned (``AdoptingLink``). Registrations and
+        /// settles go to the root, and ``waiters`` holds it, with a reference.
+        case forwarded
     }
 
     @usableFromInline var phase: Phase
-    /// While pending, the nodes waiting for it, newest first (``NodeList`` reverses them), with
-    /// one reference owned for each.
+    /// Whether the settler is still handing the waiters out: a node registered meanwhile joins
+    /// ``waiters`` and is handed out after them by the settler (``PromiseBox/finishHandingOut(cancelled:in:)``),
+    /// so that callbacks registered on one promise keep their order although it settles on one
+    /// thread while another registers (Promises/A+ 2.2.6).
+    @usableFromInline var handingOut = false
+    /// Whether the promise's resolver has resolved it with another promise, which now settles it:
+    /// the resolver's later calls are ignored, as its first call decided.
+    @usableFromInline var lockedIn = false
+    /// While pending or handing out, the nodes waiting for it, newest first (``NodeList``
+    /// reverses them), with one reference owned for each; while forwarded, the root.
     @usableFromInline var waiters: Unmanaged<Node>?
 
     @inlinable
@@ -45,43 +57,61 @@ struct Control {
     @inlinable
     var isPending: Bool { phase == .pending }
 
+    /// Whether the promise's outcome is still to come: pending, or forwarding to a promise that
+    /// settles for it. Code that settles it decides on this, not on ``isPending``.
+    @inlinable
+    var isOpen: Bool { phase == .pending || phase == .forwarded }
+
     /// Adds `node` to the waiters; `false` when the promise has settled and the caller must
     /// schedule `node` itself.
     @inlinable
     mutating func register(_ node: Node) -> Bool {
-        guard phase == .pending else { return false }
+        guard phase == .pending || handingOut else { return false }
         node.next = waiters
         waiters = Unmanaged.passRetained(node)
         return true
     }
 
     /// Marks the promise settled (its payload written already) and hands over the waiters with
-    /// their references.
+    /// their references; while the caller hands them out, later registrations queue up here.
     @inlinable
     mutating func settle(cancelled: Bool) -> Unmanaged<Node>? {
         phase = cancelled ? .cancelled : .settled
         defer { waiters = nil }
+        handingOut = waiters != nil
         return waiters
+    }
+
+    /// The nodes registered while the settler handed the waiters out, or `nil` when there are
+    /// none, which ends the handing out.
+    @inlinable
+    mutating func takeLateWaiters() -> Unmanaged<Node>? {
+        guard let late = waiters else {
+            handingOut = false
+            return nil
+        }
+        waiters = nil
+        return late
     }
 
     /// Takes `dependent` out of the waiters, and hands over the reference the list owned (to be
     /// released once the lock is released). `noneDemanding` is whether the promise is pending with
     /// no waiter left that demands its outcome: no one is left to settle it for.
     @usableFromInline
-    mutating func withdraw(_ dependent: Node) -> (removed: Unmanaged<Node>?, noneDemanding: Bool) {
+    mutating func withdraw(_ dependent: Unmanaged<Node>) -> (removed: Unmanaged<Node>?, noneDemanding: Bool) {
         guard phase == .pending else { return (nil, false) }
         var removed: Unmanaged<Node>? = nil
         var previous: Unmanaged<Node>? = nil
         var current = waiters
         while let node = current {
             let following = node._withUnsafeGuaranteedRef { $0.next }
-            if node.toOpaque() == Unmanaged.passUnretained(dependent).toOpaque() {
+            if node.toOpaque() == dependent.toOpaque() {
                 if let previous {
                     previous._withUnsafeGuaranteedRef { $0.next = following }
                 } else {
                     waiters = following
                 }
-                dependent.next = nil
+                dependent._withUnsafeGuaranteedRef { $0.next = nil }
                 removed = node
                 break
             }
@@ -162,26 +192,34 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
         super.init(queue: nil, destroysOutcome: !_isPOD(Outcome.self)) { node, operation, _ in
             if operation == .destroyOutcome { unsafeDowncast(node, to: PromiseBox.self).destroyOutcome() }
         }
-        storeOutcome(outcome)
+        if !outcome.isCancelled { storeOutcome(outcome) }
         settled.store(true, ordering: .relaxed)
     }
 
     deinit {
         if settled.load(ordering: .acquiring) {
-            if destroysOutcome { operation(self, .destroyOutcome, nil) }
+            if destroysOutcome && control.phase == .settled { operation(self, .destroyOutcome, nil) }
             waitForWalks()
             return
         }
         let (phase, waiters) = withControl { control -> (Control.Phase, Unmanaged<Node>?) in
             let phase = control.phase
-            guard phase == .pending else { return (phase, nil) }
-            control.phase = .abandoned
+            guard phase == .pending || phase == .forwarded else { return (phase, nil) }
+            if phase == .pending { control.phase = .abandoned }
             defer { control.waiters = nil }
             return (phase, control.waiters)
         }
         switch phase {
-        case .settled, .cancelled:
+        case .forwarded:
+            // The root may point at this promise, to cancel its work: it forgets it first.
+            if let root = waiters {
+                unsafeDowncast(root.takeUnretainedValue(), to: PromiseBox.self).forwardingPromiseFreed(self)
+                root.release()
+            }
+        case .settled:
             if destroysOutcome { operation(self, .destroyOutcome, nil) }
+        case .cancelled:
+            break
         case .pending:
             #if DEBUG
                 leakTracker?.reportGivenUp(self)
@@ -246,10 +284,13 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
         }
     }
 
-    /// The outcome of a promise known to have settled.
+    /// The outcome of a promise known to have settled. A cancellation is in ``control``'s phase
+    /// and writes no payload (a cancellation walk runs unspecialised code, which could only write
+    /// one with a generic-metadata lookup).
     @inlinable
     final var settledOutcome: Outcome {
-        withUnsafeMutableBytes(of: &payload) { raw in
+        if control.phase == .cancelled { return .cancelled }
+        return withUnsafeMutableBytes(of: &payload) { raw in
             if Self.storesInline { return raw.baseAddress!.assumingMemoryBound(to: Outcome.self).pointee }
             return raw.load(as: UnsafeMutablePointer<Outcome>.self).pointee
         }
@@ -272,13 +313,117 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     /// The outcome, or `nil` while pending.
     @inlinable
     final var currentOutcome: Outcome? {
-        guard withControl({ $0.phase == .settled || $0.phase == .cancelled }) else { return nil }
-        return settledOutcome
+        if let target = forwardTargetIfForwarded() { return target.currentOutcome }
+        switch withControl({ $0.phase }) {
+        case .settled, .cancelled: return settledOutcome
+        case .forwarded, .pending, .abandoned: return nil
+        }
     }
 
     /// Whether the promise has not settled.
     @inlinable
-    final var isPending: Bool { withControl { $0.isPending } }
+    final var isPending: Bool { currentOutcome == nil }
+
+    // MARK: Forwarding
+
+    /// The promise whose outcome this one's is: itself, or the end of its forwards. A chain of
+    /// forwards is shortened on the way (every promise of it then forwards to the end directly),
+    /// so that adoptions nested innermost first cost no walk of their depth each.
+    @inlinable
+    final var root: PromiseBox {
+        guard let first = forwardTargetIfForwarded() else { return self }
+        var root = first
+        var hops = 1
+        while let next = root.forwardTargetIfForwarded() {
+            root = next
+            hops += 1
+        }
+        if hops > 1 {
+            var box = self
+            while box !== root, let next = box.repointForward(to: root) { box = next }
+        }
+        return root
+    }
+
+    /// Points this promise's forward at `root`, if it still forwards; returns the promise it
+    /// forwarded to before.
+    @usableFromInline
+    final func repointForward(to root: PromiseBox) -> PromiseBox? {
+        let previous = withControl { control -> Unmanaged<Node>? in
+            guard control.phase == .forwarded, let previous = control.waiters else { return nil }
+            control.waiters = .passRetained(root)
+            return previous
+        }
+        guard let previous else { return nil }
+        return unsafeDowncast(previous.takeRetainedValue(), to: PromiseBox.self)
+    }
+
+    /// The promise this one forwards to, if it does, taken under the lock with a reference of the
+    /// caller's own (a cancellation may end the forward and let its reference go meanwhile).
+    @inlinable
+    final func forwardTargetIfForwarded() -> PromiseBox? {
+        withControl { control in
+            guard control.phase == .forwarded, let target = control.waiters else { return nil }
+            return unsafeDowncast(target.takeUnretainedValue(), to: PromiseBox.self)
+        }
+    }
+
+    /// Makes `promise` settle as `root` (this promise's root) does, if it is pending and forwards
+    /// nowhere yet: its waiters move to `root`, in order, and wait on it. Returns whether it did.
+    @inlinable
+    final func link(_ promise: PromiseBox, to root: PromiseBox, in drain: UnsafeMutablePointer<Drain>?) -> Bool {
+        guard var waiters = promise.forward(to: root) else { return false }
+        while let node = waiters.popFirst() {
+            node.retarget(from: promise, to: root)
+            root.register(node, in: drain)
+        }
+        return true
+    }
+
+    /// Settles as `promise` does: `promise` is linked to this promise's root when it can be, and
+    /// waited on otherwise. Returns `false`, and does nothing, when `promise` is this promise or
+    /// settles as it does already (a cycle, which would never settle).
+    @inlinable
+    final func follow(_ promise: PromiseBox, in drain: UnsafeMutablePointer<Drain>?) -> Bool {
+        let root = self.root
+        guard promise.root !== root else { return false }
+        if !link(promise, to: root, in: drain) {
+            promise.register(Adoption(into: self, from: promise), in: drain)
+        }
+        return true
+    }
+
+    /// Whether the resolver may act: `true` the first time it resolves with a promise or a
+    /// thenable (after which its later calls are ignored), and for every call before that.
+    @inlinable
+    final func resolverMayAct(lockingIn: Bool) -> Bool {
+        withControl { control in
+            guard !control.lockedIn else { return false }
+            if lockingIn { control.lockedIn = true }
+            return true
+        }
+    }
+
+    /// Settles with `outcome` for a resolver: ignored once the resolver followed a promise.
+    @inlinable
+    final func resolverComplete(_ outcome: Outcome) {
+        guard resolverMayAct(lockingIn: false) else { return }
+        complete(outcome)
+    }
+
+    /// Makes this promise, pending and forwarding to none yet, settle as `root` does: its waiters
+    /// are handed over (returned, in the order they were registered) and it holds `root`. Returns
+    /// `nil` when this promise has settled or forwards already, and the caller waits on it instead.
+    @inlinable
+    final func forward(to root: PromiseBox) -> NodeList? {
+        withControl { control -> NodeList? in
+            guard control.isPending else { return nil }
+            let waiters = NodeList(reversing: control.waiters)
+            control.phase = .forwarded
+            control.waiters = .passRetained(root)
+            return waiters
+        }
+    }
 
     // MARK: Waiting
 
@@ -290,6 +435,14 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
             control.register(node) ? nil : control.phase
         }
         guard let phase else { return }
+        if phase == .forwarded {
+            // The node waits on the root, and reads it when it runs.
+            let target = root
+            if target !== self {
+                node.retarget(from: self, to: target)
+                return target.register(node, in: drain)
+            }
+        }
         guard node.demandsOutcome else {
             // A cancellation handler on a settled promise runs now if it was cancelled.
             if phase == .cancelled { node.runCancellationHandler() }
@@ -297,9 +450,9 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
         }
         retainForNode()
         if let drain {
-            drain.pointee.schedule(node)
+            drain.pointee.scheduleLate(node)
         } else {
-            Drain.withCurrent { $0.pointee.schedule(node) }
+            Drain.withCurrent { $0.pointee.scheduleLate(node) }
         }
     }
 
@@ -322,19 +475,52 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     @discardableResult
     final func complete(_ outcome: Outcome, in drain: UnsafeMutablePointer<Drain>? = nil) -> Bool {
         let cancelled = outcome.isCancelled
-        let settled = withControl { control -> (waiters: Unmanaged<Node>?, settled: Bool) in
-            guard control.isPending else { return (nil, false) }
-            storeOutcome(outcome)
+        let settled = withControl { control -> (waiters: Unmanaged<Node>?, forwardTo: PromiseBox?, settled: Bool) in
+            guard control.isPending else {
+                guard control.phase == .forwarded, let target = control.waiters else { return (nil, nil, false) }
+                return (nil, unsafeDowncast(target.takeUnretainedValue(), to: PromiseBox.self), false)
+            }
+            if !cancelled { storeOutcome(outcome) }
             self.settled.store(true, ordering: .releasing)
-            return (control.settle(cancelled: cancelled), true)
+            return (control.settle(cancelled: cancelled), nil, true)
         }
-        guard let waiters = settled.waiters else { return settled.settled }
+        guard settled.settled else {
+            // Forwarded: the root settles (found in a loop, so a chain of forwards does not recurse).
+            guard settled.forwardTo != nil else { return false }
+            let target = root
+            return target !== self && target.complete(outcome, in: drain)
+        }
+        guard let waiters = settled.waiters else { return true }
         if let drain {
             Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
+            finishHandingOut(cancelled: cancelled, in: drain)
         } else {
-            Drain.withCurrent { Node.schedule(waiters, of: self, cancelled: cancelled, in: $0) }
+            Drain.withCurrent { drain in
+                Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
+                finishHandingOut(cancelled: cancelled, in: drain)
+            }
         }
         return true
+    }
+
+    /// Hands out the nodes registered while the waiters were handed out, until none is left.
+    ///
+    /// The nodes handed out for other queues are dispatched before the handing out ends: from
+    /// then on a registration dispatches a block of its own (``Drain/scheduleLate(_:)``), which
+    /// must reach its queue after theirs (Promises/A+ 2.2.6, with the registering thread racing
+    /// the settling one).
+    @inlinable
+    final func finishHandingOut(cancelled: Bool, in drain: UnsafeMutablePointer<Drain>) {
+        while true {
+            if !drain.pointee.elsewhere.isEmpty { drain.pointee.dispatchElsewhere() }
+            guard let late = withControl({ $0.takeLateWaiters() }) else { return }
+            Node.schedule(late, of: self, cancelled: cancelled, in: drain)
+        }
+    }
+
+    @usableFromInline
+    override final func finishHandingOutCancellation(in drain: UnsafeMutablePointer<Drain>) {
+        finishHandingOut(cancelled: true, in: drain)
     }
 
     // MARK: Cancellation
@@ -345,32 +531,53 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     @usableFromInline
     func upstreamsLocked() -> CancellationWalk.Upstreams { .none }
 
+    /// `promise` forwards to this one now: a link records it for cancellation walks (see
+    /// `AdoptingLink.adopt(_:in:)`); `false` when this one is no longer pending. Only a link that
+    /// adopts is ever a root, so others never record one.
     @usableFromInline
-    override final func cancellationStep(withdrawing dependent: Node?) -> CancellationWalk.Step {
+    func adoptByForward(_ promise: PromiseBox) -> Bool { false }
+
+    /// A promise that forwarded to this one is freed: forget it if it was recorded
+    /// (``adoptByForward(_:)``).
+    @usableFromInline
+    func forwardingPromiseFreed(_ promise: PromiseBox) {}
+
+    @usableFromInline
+    override final func cancellationStep(
+        withdrawing dependent: Unmanaged<Node>?, handsOut: Bool, onlyWithdraw: Bool
+    ) -> CancellationWalk.Step {
         var removed: Unmanaged<Node>? = nil
         defer { removed?.release() }
         return withControl { control in
+            if control.phase == .forwarded {
+                // Reached from its root (or by a caller that cancels this promise's own work),
+                // which is being cancelled: so is the work it stands for.
+                guard dependent == nil || dependent?.toOpaque() == control.waiters?.toOpaque() else { return .stop }
+                removed = control.waiters
+                control.waiters = nil
+                control.phase = .cancelled
+                self.settled.store(true, ordering: .releasing)
+                let upstreams = upstreamsLocked()
+                upstreams.pin()
+                return .cancelled(waiters: nil, upstreams: upstreams)
+            }
             if let dependent {
                 let withdrawal = control.withdraw(dependent)
                 removed = withdrawal.removed
-                guard withdrawal.noneDemanding else { return .stop }
+                guard withdrawal.noneDemanding, !onlyWithdraw else { return .stop }
             }
             guard control.isPending else { return .stop }
-            storeOutcomeCancelled()
             self.settled.store(true, ordering: .releasing)
             let waiters = control.settle(cancelled: true)
+            // A walk reaches a promise by pointer and cannot hand out to late comers: they see it
+            // cancelled and run at once.
+            if !handsOut { control.handingOut = false }
             let upstreams = upstreamsLocked()
             upstreams.pin()
             return .cancelled(waiters: waiters, upstreams: upstreams)
         }
     }
 
-    /// Writes `.cancelled` into the payload, from unspecialised code: through ``Node/operation``
-    /// would need a second operation, so the one generic write here is the price of a rare path.
-    @usableFromInline
-    final func storeOutcomeCancelled() {
-        storeOutcome(.cancelled)
-    }
 }
 
 extension Node {

@@ -30,13 +30,13 @@ extension Promise {
         /// Fulfils the promise with `value`.
         @inlinable
         public func fulfill(_ value: Value) {
-            box.complete(.fulfilled(value))
+            box.resolverComplete(.fulfilled(value))
         }
 
         /// Rejects the promise with `failure`.
         @inlinable
         public func reject(_ failure: Failure) {
-            box.complete(.rejected(failure))
+            box.resolverComplete(.rejected(failure))
         }
 
         /// Settles the promise with `result`; passed as a completion handler, it adopts a
@@ -44,18 +44,21 @@ extension Promise {
         @inlinable
         public func resolve(_ result: Result<Value, Failure>) {
             switch result {
-            case .success(let value): box.complete(.fulfilled(value))
-            case .failure(let failure): box.complete(.rejected(failure))
+            case .success(let value): box.resolverComplete(.fulfilled(value))
+            case .failure(let failure): box.resolverComplete(.rejected(failure))
             }
         }
 
-        /// Settles the promise as `promise` settles.
+        /// Settles the promise as `promise` settles; the resolver's later calls are ignored.
         ///
-        /// Resolving a promise with itself is a programming error and traps.
+        /// A pending `promise` is linked: it settles as this one does from then on, its callbacks
+        /// with it. Resolving a promise with itself, or with one that settles as it does already,
+        /// is a programming error and traps (an untyped promise's ``resolve(_:)-(PromiseValue)``
+        /// rejects instead, as Promises/A+ 2.3.1 asks).
         @inlinable
         public func resolve(_ promise: Promise) {
-            precondition(promise.box !== box, "a promise cannot adopt itself")
-            promise.box.register(Adoption(into: box, from: promise.box))
+            guard box.resolverMayAct(lockingIn: true) else { return }
+            precondition(box.follow(promise.box, in: nil), "a promise cannot adopt itself")
         }
 
         /// Whether the promise was cancelled: the producer may stop its work.
@@ -95,9 +98,10 @@ final class CancellationHandler: Node, @unchecked Sendable {
 /// with. It keeps the adopting promise (its target) alive until the adopted one settles.
 @usableFromInline
 final class Adoption<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
-    // `@unchecked Sendable`: both fields are set once; `source` is read only by `run`.
+    // `@unchecked Sendable`: `target` is set once; `source` is written only while the node is in
+    // no list (made, or moved to the root its source forwards to) and read only by `run`.
     @usableFromInline let target: PromiseBox<Value, Failure>
-    @usableFromInline unowned(unsafe) let source: PromiseBox<Value, Failure>
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var source: PromiseBox<Value, Failure>
 
     @inlinable
     init(into target: PromiseBox<Value, Failure>, from source: PromiseBox<Value, Failure>) {
@@ -110,5 +114,10 @@ final class Adoption<Value: Sendable, Failure: Error>: Node, @unchecked Sendable
             adoption.source.releaseFromNode()
             adoption.target.complete(outcome, in: drain)
         }
+    }
+
+    @usableFromInline
+    override func retarget(from old: Node, to new: Node) {
+        if source === old { source = unsafeDowncast(new, to: PromiseBox<Value, Failure>.self) }
     }
 }

@@ -1,0 +1,165 @@
+import BatchedPromises
+import Dispatch
+import TestSupport
+import Testing
+
+/// The scheduling contract (the module's SchedulingContract article): a callback that becomes
+/// runnable in a drain of its queue runs in that drain; what one settle makes runnable for a
+/// queue is one batch; a drain runs until none is left, so that no callback overtakes one
+/// registered before it; nothing recurses; and callbacks never run on the stack of the call that
+/// made them runnable.
+@Suite("Batched: where callbacks run")
+struct DrainTests {
+    @Test("a callback made runnable in a drain of its queue runs there, before blocks queued meanwhile")
+    func joinsTheRunningDrain() async throws {
+        let queue = TaggedQueue("batched.drain")
+        let order = Recorder<String>()
+        let (next, resolver) = Promise<Int, Never>.makePending()
+        next.then(on: queue.queue) { _ in order.record("next callback") }
+        try await waitUntil { done in
+            Promise<Int, Never>(value: 1).then(on: queue.queue) { _ in
+                // Queued before the settle: a callback dispatched on its own would run after it.
+                queue.queue.async {
+                    order.record("block")
+                    done()
+                }
+                resolver.fulfill(2)
+                order.record("first callback returns")
+            }
+        }
+        #expect(order.all == ["first callback returns", "next callback", "block"])
+    }
+
+    @Test("callbacks never run on the stack of the call that settled their promise or registered them")
+    func neverOnTheCallersStack() async throws {
+        let queue = TaggedQueue("batched.stack")
+        let order = Recorder<String>()
+        try await waitUntil { done in
+            Promise<Int, Never>(value: 1).then(on: queue.queue) { _ in
+                let settled = Promise<Int, Never>(value: 2)
+                settled.then(on: queue.queue) { _ in
+                    order.record("late callback")
+                    done()
+                }
+                order.record("then returned")
+            }
+        }
+        #expect(order.all == ["then returned", "late callback"])
+        let (promise, resolver) = Promise<Int, Never>.makePending()
+        try await waitUntil { done in
+            promise.then(on: queue.queue) { _ in
+                order.record("after fulfill")
+                done()
+            }
+            queue.queue.sync {
+                resolver.fulfill(1)
+                order.record("fulfill returned")
+            }
+        }
+        #expect(order.all.suffix(2) == ["fulfill returned", "after fulfill"])
+    }
+
+    @Test("callbacks on one promise for one queue run in the order they were registered")
+    func registrationOrder() async throws {
+        let queue = TaggedQueue("batched.order")
+        let (promise, resolver) = Promise<Int, Never>.makePending()
+        let order = Recorder<Int>()
+        for index in 0..<100 { promise.then(on: queue.queue) { _ in order.record(index) } }
+        try await waitUntil { done in
+            promise.then(on: queue.queue) { _ in done() }
+            resolver.fulfill(0)
+        }
+        #expect(order.all == Array(0..<100))
+    }
+
+    @Test("a drain runs every callback made runnable for its queue before the blocks queued meanwhile")
+    func drainRunsToTheEnd() async throws {
+        let queue = TaggedQueue("batched.to-the-end")
+        let ran = Recorder<Int>()
+        let (root, resolver) = Promise<Int, Never>.makePending()
+        var last = root
+        for _ in 0..<3_000 {
+            last = last.map(on: queue.queue) { value in
+                ran.record(value)
+                return value + 1
+            }
+        }
+        let seenByBlock = Recorder<Int>()
+        try await waitUntil { done in
+            last.then(on: queue.queue) { _ in done() }
+            queue.queue.sync {
+                // In a block of the queue: the root's callback is dispatched as a batch, behind this
+                // block and ahead of the marker.
+                resolver.fulfill(0)
+                queue.queue.async { seenByBlock.record(ran.count) }
+            }
+        }
+        #expect(seenByBlock.all == [3_000])
+        #expect(ran.all == Array(0..<3_000))
+    }
+
+    @Test("a callback registered on a settled promise runs after the ones registered before it, however long the drain")
+    func lateRegistrationAfterALongDrain() async throws {
+        let queue = TaggedQueue("batched.late")
+        let order = Recorder<String>()
+        let (source, sourceResolver) = Promise<Int, Never>.makePending()
+        let (settled, resolver) = Promise<Int, Never>.makePending()
+        settled.then(on: queue.queue) { _ in order.record("registered first") }
+        // One drain of the queue: the first callback settles `settled` (its callback joins the end
+        // of the drain, behind the 3,000 below); the second registers on it, settled now (a block
+        // of its own, behind this drain).
+        source.then(on: queue.queue) { _ in resolver.fulfill(1) }
+        source.then(on: queue.queue) { _ in
+            settled.then(on: queue.queue) { _ in order.record("registered on the settled promise") }
+        }
+        for _ in 0..<3_000 { source.then(on: queue.queue) { _ in } }
+        sourceResolver.fulfill(0)
+        try await eventually("both callbacks") { order.count == 2 }
+        #expect(order.all == ["registered first", "registered on the settled promise"])
+    }
+
+    @Test("a chain of 1,000,000 links settles and is freed without a deep stack")
+    func millionLinks() async throws {
+        let links = stressSize(1_000_000)
+        let queue = DispatchQueue(label: "batched.million")
+        let (root, resolver) = Promise<Int, Never>.makePending()
+        var last = root
+        for _ in 0..<links { last = last.map(on: queue) { $0 + 1 } }
+        resolver.fulfill(0)
+        #expect(try await value(of: last, timeout: longTimeout(.seconds(120))) == links)
+    }
+
+    @Test("the main queue: a promise settled by a main-actor callback runs the next one in the same turn")
+    @MainActor
+    func mainQueueTurn() async throws {
+        let order = Recorder<String>()
+        let (next, resolver) = Promise<Int, Never>.makePending()
+        next.whenComplete(on: MainActor.shared) { _ in order.record("next") }
+        let (blockRan, blockResolver) = Promise<Void, Never>.makePending()
+        Promise<Int, Never>(value: 1).whenComplete(on: MainActor.shared) { _ in
+            DispatchQueue.main.async {
+                order.record("block")
+                blockResolver.fulfill(())
+            }
+            resolver.fulfill(2)
+        }
+        _ = try await outcome(of: blockRan)
+        #expect(order.all == ["next", "block"])
+    }
+
+    @Test("callbacks for other queues made runnable in a drain are dispatched to them, in order")
+    func otherQueues() async throws {
+        let first = TaggedQueue("batched.first")
+        let second = TaggedQueue("batched.second")
+        let (promise, resolver) = Promise<Int, Never>.makePending()
+        let seen = Recorder<String>()
+        for index in 0..<10 {
+            promise.then(on: second.queue) { _ in seen.record("\(index) \(second.isCurrent)") }
+        }
+        try await waitUntil { done in
+            promise.then(on: second.queue) { _ in done() }
+            Promise<Int, Never>(value: 0).then(on: first.queue) { _ in resolver.fulfill(1) }
+        }
+        #expect(seen.all == (0..<10).map { "\($0) true" })
+    }
+}

@@ -1,0 +1,48 @@
+import BatchedPromises
+import Dispatch
+import TestSupport
+import Testing
+
+@Suite("Batched: all")
+struct AllTests {
+    @Test("all gives every value in the inputs' order, however they settle")
+    func valuesInOrder() async throws {
+        let pendings = (0..<100).map { _ in Promise<Int, TestError>.makePending() }
+        let all = Promise.all(pendings.map(\.promise))
+        for index in (0..<100).reversed() { pendings[index].resolver.fulfill(index) }
+        #expect(try await value(of: all) == Array(0..<100))
+        #expect(try await value(of: Promise<Int, TestError>.all([])) == [])
+    }
+
+    @Test("all is rejected by the first failure, and the inputs still pending are cancelled")
+    func firstFailure() async throws {
+        let (failing, failingResolver) = Promise<Int, TestError>.makePending()
+        let (slow, _) = Promise<Int, TestError>.makePending()
+        let all = Promise.all([failing, slow])
+        failingResolver.reject(TestError(3))
+        #expect(try await outcome(of: all).failure == TestError(3))
+        #expect(slow.currentOutcome?.isCancelled == true)
+    }
+
+    @Test("inputs fulfilled from many threads at once: every value in order")
+    func concurrentInputs() async throws {
+        let count = stressSize(10_000)
+        let pendings = (0..<count).map { _ in Promise<Int, Never>.makePending() }
+        let all = Promise.all(pendings.map(\.promise))
+        DispatchQueue.concurrentPerform(iterations: count) { pendings[$0].resolver.fulfill($0) }
+        #expect(try await value(of: all, timeout: longTimeout(.seconds(60))) == Array(0..<count))
+    }
+
+    @Test("cancelling all cancels the inputs no one else waits for")
+    func cancelAll() async throws {
+        let (alone, _) = Promise<Int, Never>.makePending()
+        let (shared, sharedResolver) = Promise<Int, Never>.makePending()
+        let other = shared.map(on: .global()) { $0 }
+        let all = Promise.all([alone, shared])
+        all.cancel()
+        #expect(alone.currentOutcome?.isCancelled == true)
+        #expect(shared.isPending)
+        sharedResolver.fulfill(1)
+        #expect(try await value(of: other) == 1)
+    }
+}

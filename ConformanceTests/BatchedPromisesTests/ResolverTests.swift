@@ -1,0 +1,77 @@
+import BatchedPromises
+import Dispatch
+import TestSupport
+import Testing
+
+@Suite("Batched: the resolver")
+struct ResolverTests {
+    @Test("resolve(Result) adopts a completion handler's Result as it is")
+    func resolveResult() async throws {
+        func fetch(_ id: Int, completion: @escaping @Sendable (Result<Int, TestError>) -> Void) {
+            DispatchQueue.global().async { completion(id > 0 ? .success(id * 10) : .failure(TestError(id))) }
+        }
+        let found = Promise<Int, TestError> { resolver in fetch(4, completion: resolver.resolve) }
+        let missing = Promise<Int, TestError> { resolver in fetch(-1, completion: resolver.resolve) }
+        #expect(try await value(of: found) == 40)
+        #expect(try await outcome(of: missing).failure == TestError(-1))
+    }
+
+    @Test("resolve(Promise) settles as the other promise does")
+    func resolvePromise() async throws {
+        let (later, laterResolver) = Promise<Int, TestError>.makePending()
+        let (promise, resolver) = Promise<Int, TestError>.makePending()
+        resolver.resolve(later)
+        #expect(promise.isPending)
+        laterResolver.reject(TestError(2))
+        #expect(try await outcome(of: promise).failure == TestError(2))
+        let settled = Promise<Int, TestError>.makePending()
+        settled.resolver.resolve(Promise(value: 9))
+        #expect(try await value(of: settled.promise) == 9)
+    }
+
+    @Test("only the first settle counts, from many threads at once")
+    func firstSettleWins() async throws {
+        for _ in 0..<stressSize(200) {
+            let (promise, resolver) = Promise<Int, Never>.makePending()
+            DispatchQueue.concurrentPerform(iterations: 8) { index in resolver.fulfill(index) }
+            guard case .fulfilled(let winner)? = promise.currentOutcome else {
+                Issue.record("not fulfilled")
+                return
+            }
+            #expect((0..<8).contains(winner))
+            let seen = Recorder<Int>()
+            try await waitUntil { done in
+                promise.whenComplete(on: .global()) { outcome in
+                    if case .fulfilled(let value) = outcome { seen.record(value) }
+                    done()
+                }
+            }
+            #expect(seen.all == [winner])
+        }
+    }
+
+    @Test("onCancel runs when the promise is cancelled, at once if it was; never when it settles otherwise")
+    func onCancel() async throws {
+        let ran = Recorder<String>()
+        let (cancelled, cancelledResolver) = Promise<Int, Never>.makePending()
+        cancelledResolver.onCancel { ran.record("first") }
+        #expect(!cancelledResolver.isCancelled)
+        cancelled.cancel()
+        #expect(cancelledResolver.isCancelled)
+        cancelledResolver.onCancel { ran.record("late") }
+        let (fulfilled, fulfilledResolver) = Promise<Int, Never>.makePending()
+        fulfilledResolver.onCancel { ran.record("never") }
+        fulfilledResolver.fulfill(1)
+        fulfilled.cancel()
+        #expect(ran.all == ["first", "late"])
+        #expect(fulfilled.currentOutcome == .fulfilled(1))
+    }
+
+    @Test("a settle after a cancellation is ignored")
+    func settleAfterCancel() {
+        let (promise, resolver) = Promise<Int, Never>.makePending()
+        promise.cancel()
+        resolver.fulfill(1)
+        #expect(promise.currentOutcome?.isCancelled == true)
+    }
+}
