@@ -1,0 +1,92 @@
+import BatchedPromises
+import Dispatch
+import TestSupport
+import Testing
+
+/// The project's own design only: its callbacks' order while another thread settles, internal
+/// nodes by the thousand in one drain, and promises that forward to a root (a flatMap's adopted
+/// promise) observed and cancelled from every side.
+@Suite("Reliability: Batched", .serialized)
+struct BatchedReliabilityTests {
+    @Test("Batched: then(on:) and whenComplete(on:) callbacks keep their order while another thread fulfils")
+    func callbackOrder() async throws {
+        let queue = DispatchQueue(label: "order.batched")
+        try await CallbackOrderTests.race(
+            prepare: { Promise<Int, Never>.makePending() },
+            register: { pending, index, record in
+                if index % 2 == 0 {
+                    pending.promise.then(on: queue) { _ in record(index) }
+                } else {
+                    pending.promise.whenComplete(on: queue) { _ in record(index) }
+                }
+            },
+            settle: { pending in pending.resolver.fulfill(1) }
+        )
+    }
+
+    @Test("thousands of internal steps in one drain hand their callbacks to their queue")
+    func internalStepsInOneDrain() async throws {
+        let queue = TaggedQueue("batched.yield")
+        let count = stressSize(3_000, underSanitizer: 3)
+        let (root, resolver) = Promise<Int, Never>.makePending()
+        let seen = Recorder<Bool>()
+        let allSeen = Countdown(count)
+        for _ in 0..<count {
+            // `all` waits through a node with no queue: thousands of them run in the drain that
+            // settles `root` (a drain of `queue`), and each hands its callback to `queue`.
+            Promise.all([root]).whenComplete(on: queue.queue) { _ in
+                if !queue.isCurrent { seen.record(false) }
+                allSeen.tick()
+            }
+        }
+        Promise<Int, Never>(value: 0).then(on: queue.queue) { _ in resolver.fulfill(1) }
+        try await allSeen.wait("every aggregate's callback", timeout: longTimeout(.seconds(60)))
+        #expect(seen.all.isEmpty, "a callback ran off its queue")
+    }
+
+    @Test("a promise that forwards to a flatMap's promise is observed, awaited and aggregated with its outcome")
+    func forwardedPromiseSeenFromEverySide() async throws {
+        let queue = DispatchQueue(label: "batched.forward")
+        let (inner, resolver) = Promise<Int, Never>.makePending()
+        let seen = Recorder<String>()
+        inner.whenComplete(on: .global()) { outcome in seen.record("before \(outcome)") }
+        let outer = Promise<Int, Never>(value: 0).flatMap(on: queue) { _ in inner }
+        // The adoption runs in the queue's drain: once a later block runs, `inner` forwards.
+        try await waitUntil { done in queue.async { done() } }
+        inner.whenComplete(on: .global()) { outcome in seen.record("after \(outcome)") }
+        let all = Promise.all([inner, outer])
+        let (adopter, adopterResolver) = Promise<Int, Never>.makePending()
+        adopterResolver.resolve(inner)
+        let awaited = Task { await inner.outcome }
+        resolver.fulfill(7)
+        #expect(await awaited.value == .fulfilled(7))
+        #expect(await all.outcome == .fulfilled([7, 7]))
+        #expect(await adopter.outcome == .fulfilled(7))
+        #expect(await outer.outcome == .fulfilled(7))
+        try await eventually("both observers") { seen.count == 2 }
+        #expect(Set(seen.all) == ["before fulfilled(7)", "after fulfilled(7)"])
+    }
+
+    @Test(
+        "a cancelled dependent of a forwarding promise cancels nothing others wait for",
+        arguments: ["a link", "an aggregate", "an awaiting task"]
+    )
+    func cancelDependentOfForwardingPromise(dependentKind: String) async throws {
+        let queue = DispatchQueue(label: "batched.forward.cancel")
+        let (inner, resolver) = Promise<Int, Never>.makePending()
+        let outer = Promise<Int, Never>(value: 0).flatMap(on: queue) { _ in inner }
+        // Once a later block has run, `inner` forwards to `outer`, which adopted it.
+        try await waitUntil { done in queue.async { done() } }
+        switch dependentKind {
+        case "a link": inner.map(on: .global()) { $0 + 1 }.cancel()
+        case "an aggregate": Promise.all([inner]).cancel()
+        default:
+            let awaiting = Task { await inner.outcome }
+            awaiting.cancel()
+            #expect(await awaiting.value == .cancelled)
+        }
+        #expect(outer.isPending, "the dependent's cancellation cancelled the promise that adopted its input")
+        resolver.fulfill(1)
+        #expect(await outer.outcome == .fulfilled(1))
+    }
+}
