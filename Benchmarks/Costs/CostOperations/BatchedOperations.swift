@@ -56,6 +56,20 @@ enum BatchedOperations {
             done.wait()
             stop()
         },
+        // Allocations: none; cancelling the end of a pending chain walks up it, cancelling each link
+        // that no one else waits for (and frees it, as nothing holds it any more).
+        Measurement(
+            design: "Batched", operation: "cancelled link",
+            budget: Budget(allocations: 0, instructions: 0)
+        ) { units, start, stop in
+            let (root, resolver) = Promise<Int, Never>.makePending()
+            var last = root
+            for _ in 0..<units { last = last.map(on: queue) { $0 + 1 } }
+            start()
+            last.cancel()
+            stop()
+            withExtendedLifetime(resolver) {}
+        },
         // Allocations: the input's node, and the aggregate's slot (its arrays, amortised).
         Measurement(
             design: "Batched", operation: "all input",
