@@ -31,6 +31,32 @@ struct CancellationTests {
         #expect(handlers.all == ["producer"])
     }
 
+    @Test("a producer whose cancellation handler lets go of its promise's last reference: the walk goes on")
+    func handlerFreesItsPromise() async throws {
+        // Each input is held only by its resolver, which its own cancellation handler drops (as a
+        // request's completion does when the request is cancelled): the walk that runs the handler
+        // must not be what the promise's deinitializer waits for.
+        let resolvers = Recorder<Promise<Int, Never>.Resolver>()
+        let stopped = Recorder<Int>()
+        let all = Promise.all(
+            (0..<3).map { index in
+                Promise<Int, Never> { resolver in
+                    resolvers.record(resolver)
+                    resolver.onCancel {
+                        resolvers.removeAll()
+                        stopped.record(index)
+                    }
+                }
+            })
+        try await waitUntil { done in
+            DispatchQueue.global().async {
+                all.cancel()
+                done()
+            }
+        }
+        #expect(stopped.all.sorted() == [0, 1, 2])
+    }
+
     @Test("a promise another dependent still waits for is not cancelled")
     func sharedInputStays() async throws {
         let (root, resolver) = Promise<Int, Never>.makePending()

@@ -132,6 +132,14 @@ public final class Recorder<Element: Sendable>: Sendable {
     public func record(_ event: Element) { events.withLock { $0.append(event) } }
     public var all: [Element] { events.withLock { $0 } }
     public var count: Int { events.withLock { $0.count } }
+    /// Forgets every event; they are released after the lock is.
+    public func removeAll() {
+        let removed = events.withLock { events in
+            defer { events = [] }
+            return events
+        }
+        withExtendedLifetime(removed) {}
+    }
 }
 
 /// A queue that knows when code runs on it.

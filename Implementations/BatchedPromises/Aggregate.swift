@@ -51,6 +51,8 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
     @inlinable
     final func report(at index: Int, in drain: UnsafeMutablePointer<Drain>, _ decide: () -> Outcome?) {
         let decided = withControl { control -> (outcome: Outcome, losers: CancellationWalk.Upstreams)? in
+            // Empty once decided: an input that reports after that changes nothing.
+            guard !inputs.isEmpty else { return nil }
             inputs[index] = nil
             guard control.isOpen, let outcome = decide() else { return nil }
             let losers = upstreamsLocked()
@@ -59,14 +61,16 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
             return (outcome, losers)
         }
         guard let decided else { return }
-        complete(decided.outcome, in: drain)
+        // The losers first: settling runs user code (cancellation handlers, a local drain), which
+        // must not run while the walk holds their pins.
         CancellationWalk.withdraw(pinned: decided.losers)
+        complete(decided.outcome, in: drain)
     }
 
     /// The input at `index` was freed pending: it will never report.
     @usableFromInline
     override final func inputAbandoned(at index: Int) {
-        withControl { _ in inputs[index] = nil }
+        withControl { _ in if !inputs.isEmpty { inputs[index] = nil } }
     }
 
     @usableFromInline

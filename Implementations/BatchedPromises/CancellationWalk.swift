@@ -73,6 +73,16 @@ enum CancellationWalk {
         }
     }
 
+    /// A reference a step took out of a promise, which the walk lets go of once it is over.
+    @usableFromInline
+    enum Removed {
+        case none
+        /// A waiter withdrawn from the promise's list (in no list now).
+        case waiter(Unmanaged<Node>)
+        /// The root a forwarding promise held (it may be in a list of its own).
+        case forward(Unmanaged<Node>)
+    }
+
     /// What one step did with one promise.
     @usableFromInline
     enum Step {
@@ -124,42 +134,63 @@ enum CancellationWalk {
     }
 
     /// The walk: a loop over the promises to visit, a chain's next one kept out of the list.
+    ///
+    /// No user code runs while the walk holds pins: a cancellation handler, or the last reference
+    /// to a closure, may drop the last reference to a promise the walk has pinned, whose
+    /// deinitializer would then wait for the walk on the walk's own thread. So the walk first
+    /// cancels and withdraws, and only once it has let every pin go does it hand the first
+    /// promise's waiters out, run the cancellation handlers in the order it met them, and
+    /// release what it took out of the lists.
     @usableFromInline
     static func walk(from first: Visit?, then others: [Visit] = []) {
         var pending = others
         var following = first
+        var firstCancelled: (box: Reference, waiters: Unmanaged<Node>)? = nil
+        var handlers = NodeList()
+        var withdrawn = NodeList()
+        var forwards: [Unmanaged<Node>] = []
         while let (box, dependent, pinned, throughForward) = following ?? pending.popLast() {
             following = nil
-            let step = box._withUnsafeGuaranteedRef {
+            let (step, removed) = box._withUnsafeGuaranteedRef {
                 $0.cancellationStep(withdrawing: dependent, handsOut: !pinned, onlyWithdraw: throughForward)
             }
-            if case .cancelled(let waiters, let upstreams) = step {
-                if let waiters {
-                    if pinned {
-                        // Reached by pointer: only its cancellation handlers can be left, since a
-                        // waiter that wanted its outcome would have kept it from being cancelled.
-                        var list = NodeList(reversing: waiters)
-                        while let node = list.popFirst() {
-                            assert(!node.demandsOutcome, "a promise cancelled by a walk kept a waiter that wants it")
-                            node.runCancellationHandler()
-                        }
-                    } else {
-                        // Held by the caller: its waiters run with the cancellation.
-                        box._withUnsafeGuaranteedRef { box in
-                            Drain.withCurrent { drain in
-                                Node.schedule(waiters, of: box, cancelled: true, in: drain)
-                                box.finishHandingOutCancellation(in: drain)
-                            }
-                        }
-                    }
-                }
-                switch upstreams {
-                case .none: break
-                case .one(let edge): following = edge.visit
-                case .many(let all): pending += all.map(\.visit)
+            if pinned { box._withUnsafeGuaranteedRef { _ = $0.pins.subtract(1, ordering: .acquiringAndReleasing) } }
+            switch removed {
+            case .none: break
+            case .waiter(let node): withdrawn.append(owned: node)
+            case .forward(let root): forwards.append(root)
+            }
+            guard case .cancelled(let waiters, let upstreams) = step else { continue }
+            if let waiters {
+                if pinned {
+                    // Reached by pointer: only its cancellation handlers can be left, since a
+                    // waiter that wanted its outcome would have kept it from being cancelled.
+                    // The list owns them: they need nothing of the promise.
+                    handlers.append(contentsOf: NodeList(reversing: waiters))
+                } else {
+                    // Held by the caller: its waiters learn of the cancellation.
+                    firstCancelled = (box, waiters)
                 }
             }
-            if pinned { box._withUnsafeGuaranteedRef { _ = $0.pins.subtract(1, ordering: .acquiringAndReleasing) } }
+            switch upstreams {
+            case .none: break
+            case .one(let edge): following = edge.visit
+            case .many(let all): pending += all.map(\.visit)
+            }
         }
+        if let (box, waiters) = firstCancelled {
+            box._withUnsafeGuaranteedRef { box in
+                Drain.withCurrent { drain in
+                    Node.schedule(waiters, of: box, cancelled: true, in: drain)
+                    box.finishHandingOutCancellation(in: drain)
+                }
+            }
+        }
+        while let handler = handlers.popFirst() {
+            assert(!handler.demandsOutcome, "a promise cancelled by a walk kept a waiter that wants it")
+            handler.runCancellationHandler()
+        }
+        while let node = withdrawn.popFirstOwned() { node.release() }
+        for root in forwards { root.release() }
     }
 }

@@ -114,8 +114,10 @@ class Node: @unchecked Sendable {
     /// One step of a cancellation walk on a promise (``CancellationWalk``); a node that is not a
     /// promise has nothing to cancel.
     @usableFromInline
-    func cancellationStep(withdrawing dependent: Unmanaged<Node>?, handsOut: Bool, onlyWithdraw: Bool) -> CancellationWalk.Step {
-        .stop
+    func cancellationStep(
+        withdrawing dependent: Unmanaged<Node>?, handsOut: Bool, onlyWithdraw: Bool
+    ) -> (step: CancellationWalk.Step, removed: CancellationWalk.Removed) {
+        (.stop, .none)
     }
 
     /// Hands out what registered on a cancelled promise while its waiters were handed out.
@@ -176,6 +178,14 @@ struct NodeList {
     mutating func append(owned node: Unmanaged<Node>) {
         if let tail { tail._withUnsafeGuaranteedRef { $0.next = node } } else { head = node }
         tail = node
+    }
+
+    /// Adds every node of `other`, in order, with the references it owned.
+    @inlinable
+    mutating func append(contentsOf other: NodeList) {
+        guard let otherHead = other.head else { return }
+        if let tail { tail._withUnsafeGuaranteedRef { $0.next = otherHead } } else { head = otherHead }
+        tail = other.tail
     }
 
     /// Takes the first node out, with the list's reference to it.

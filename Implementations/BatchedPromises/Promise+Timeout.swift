@@ -88,6 +88,9 @@ extension PromiseBox {
             }
         }
         guard let settled else { return }
+        // The inputs first: settling runs user code (cancellation handlers, a local drain), which
+        // must not run while the walk holds their pins.
+        CancellationWalk.withdraw(pinned: settled.upstreams)
         if let root = settled.root {
             unsafeDowncast(root.takeRetainedValue(), to: PromiseBox.self).complete(outcome)
         }
@@ -97,6 +100,5 @@ extension PromiseBox {
                 finishHandingOut(cancelled: cancelled, in: drain)
             }
         }
-        CancellationWalk.withdraw(pinned: settled.upstreams)
     }
 }

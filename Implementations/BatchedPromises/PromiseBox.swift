@@ -545,28 +545,27 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     @usableFromInline
     override final func cancellationStep(
         withdrawing dependent: Unmanaged<Node>?, handsOut: Bool, onlyWithdraw: Bool
-    ) -> CancellationWalk.Step {
-        var removed: Unmanaged<Node>? = nil
-        defer { removed?.release() }
-        return withControl { control in
+    ) -> (step: CancellationWalk.Step, removed: CancellationWalk.Removed) {
+        withControl { control in
             if control.phase == .forwarded {
                 // Reached from its root (or by a caller that cancels this promise's own work),
                 // which is being cancelled: so is the work it stands for.
-                guard dependent == nil || dependent?.toOpaque() == control.waiters?.toOpaque() else { return .stop }
-                removed = control.waiters
+                guard dependent == nil || dependent?.toOpaque() == control.waiters?.toOpaque() else { return (.stop, .none) }
+                let root = control.waiters
                 control.waiters = nil
                 control.phase = .cancelled
                 self.settled.store(true, ordering: .releasing)
                 let upstreams = upstreamsLocked()
                 upstreams.pin()
-                return .cancelled(waiters: nil, upstreams: upstreams)
+                return (.cancelled(waiters: nil, upstreams: upstreams), root.map { .forward($0) } ?? .none)
             }
+            var removed = CancellationWalk.Removed.none
             if let dependent {
                 let withdrawal = control.withdraw(dependent)
-                removed = withdrawal.removed
-                guard withdrawal.noneDemanding, !onlyWithdraw else { return .stop }
+                if let node = withdrawal.removed { removed = .waiter(node) }
+                guard withdrawal.noneDemanding, !onlyWithdraw else { return (.stop, removed) }
             }
-            guard control.isPending else { return .stop }
+            guard control.isPending else { return (.stop, removed) }
             self.settled.store(true, ordering: .releasing)
             let waiters = control.settle(cancelled: true)
             // A walk reaches a promise by pointer and cannot hand out to late comers: they see it
@@ -574,7 +573,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
             if !handsOut { control.handingOut = false }
             let upstreams = upstreamsLocked()
             upstreams.pin()
-            return .cancelled(waiters: waiters, upstreams: upstreams)
+            return (.cancelled(waiters: waiters, upstreams: upstreams), removed)
         }
     }
 
