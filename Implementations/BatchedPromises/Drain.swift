@@ -16,13 +16,14 @@ public import Dispatch
 /// two kinds:
 /// - a **queue drain**, a block dispatched onto a queue with a batch of nodes for that queue. A
 ///   node for the same queue that becomes runnable while it drains joins it, with no dispatch of
-///   its own; a node for another queue goes into a batch for that queue, dispatched once the
-///   current node has returned. The drain runs until no node is left: it never hands the rest to
+///   its own; a node for another queue goes into a batch for that queue, dispatched before the
+///   settle that made it runnable returns. The drain runs until no node is left: it never hands the rest to
 ///   a new block of its queue, which would let a block queued meanwhile (a callback registered
 ///   on a settled promise) run before the callbacks registered ahead of it (Promises/A+ 2.2.6).
 /// - a **local drain**, on a thread that settles a promise outside any drain (user code on any
 ///   thread, or a queue's own block). It runs the internal nodes that need no queue (adoption,
-///   aggregation) and dispatches the rest, one block per queue, before the settling call returns.
+///   aggregation) and dispatches the rest, one block per run of consecutive nodes for one queue,
+///   before the settling call returns.
 ///
 /// The drain running on a thread is found through a thread-local pointer, so that a resolver
 /// called from inside a callback joins the drain that runs the callback.
@@ -35,7 +36,8 @@ struct Drain {
     @usableFromInline let isMain: Bool
     /// The nodes still to run here, in order.
     @usableFromInline var runnable = NodeList()
-    /// The nodes for other queues, in order, dispatched after the current node.
+    /// The nodes for other queues, in order: dispatched before a settle stops handing out
+    /// (``PromiseBox/finishHandingOut(cancelled:in:)``), and after each node.
     @usableFromInline var elsewhere = NodeList()
 
     @inlinable
@@ -91,7 +93,8 @@ struct Drain {
     }
 
     /// Dispatches the nodes for other queues: one block per run of consecutive nodes for the same
-    /// queue, which keeps their order per queue (a settle's waiters for one queue are one run).
+    /// queue, which keeps their order per queue (the waiters of one settle that were registered one
+    /// after another for one queue are one run).
     @usableFromInline
     mutating func dispatchElsewhere() {
         var batch = NodeList()

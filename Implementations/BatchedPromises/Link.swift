@@ -40,14 +40,16 @@ class Link<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: Error
     /// cancellation walk no longer reads it.
     @inlinable
     final func runStep(_ step: (InputOutcome) -> Void) {
-        let taken = withControl { control -> (source: PromiseBox<Input, InputFailure>, cancelled: Bool)? in
+        // Unmanaged: the reference the input gave this node when it scheduled it keeps it alive
+        // until the release below, so taking it costs no reference counting.
+        let taken = withControl { control -> (source: Unmanaged<PromiseBox<Input, InputFailure>>, cancelled: Bool)? in
             guard let source = input else { return nil }
             input = nil
-            return (source, control.phase == .cancelled)
+            return (.passUnretained(source), control.phase == .cancelled)
         }
         guard let taken else { return }
-        defer { taken.source.releaseFromNode() }
-        if !taken.cancelled { step(taken.source.settledOutcome) }
+        if !taken.cancelled { step(taken.source._withUnsafeGuaranteedRef { $0.settledOutcome }) }
+        taken.source.release()
     }
 
     @usableFromInline

@@ -469,38 +469,59 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
 
     // MARK: Settling
 
+    /// What settling under the lock found.
+    @usableFromInline
+    enum SettleAction {
+        /// Settled now: these waiters (newest first), if any, are to be handed out.
+        case handOut(Unmanaged<Node>?)
+        /// Settled already, or freed pending.
+        case closed
+        /// Forwards to a root, which settles instead.
+        case forwarded
+    }
+
     /// Settles with `outcome` unless settled already, and hands the waiters to `drain` (or to the
     /// drain of this thread). Returns whether this call settled the promise.
+    ///
+    /// Every link runs this once, so the common path is kept small enough to inline: one lock,
+    /// no reference counting, and the rare forward in a function of its own.
     @inlinable
+    @inline(__always)
     @discardableResult
     final func complete(_ outcome: Outcome, in drain: UnsafeMutablePointer<Drain>? = nil) -> Bool {
         let cancelled = outcome.isCancelled
-        let settled = withControl { control -> (waiters: Unmanaged<Node>?, forwardTo: PromiseBox?, settled: Bool) in
-            guard control.isPending else {
-                guard control.phase == .forwarded, let target = control.waiters else { return (nil, nil, false) }
-                return (nil, unsafeDowncast(target.takeUnretainedValue(), to: PromiseBox.self), false)
-            }
+        let action = withControl { control -> SettleAction in
+            guard control.isPending else { return control.phase == .forwarded ? .forwarded : .closed }
             if !cancelled { storeOutcome(outcome) }
             self.settled.store(true, ordering: .releasing)
-            return (control.settle(cancelled: cancelled), nil, true)
+            return .handOut(control.settle(cancelled: cancelled))
         }
-        guard settled.settled else {
-            // Forwarded: the root settles (found in a loop, so a chain of forwards does not recurse).
-            guard settled.forwardTo != nil else { return false }
-            let target = root
-            return target !== self && target.complete(outcome, in: drain)
-        }
-        guard let waiters = settled.waiters else { return true }
-        if let drain {
-            Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
-            finishHandingOut(cancelled: cancelled, in: drain)
-        } else {
-            Drain.withCurrent { drain in
+        switch action {
+        case .handOut(let waiters):
+            guard let waiters else { return true }
+            if let drain {
                 Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
                 finishHandingOut(cancelled: cancelled, in: drain)
+            } else {
+                Drain.withCurrent { drain in
+                    Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
+                    finishHandingOut(cancelled: cancelled, in: drain)
+                }
             }
+            return true
+        case .closed:
+            return false
+        case .forwarded:
+            return completeRoot(outcome, in: drain)
         }
-        return true
+    }
+
+    /// Settles the root this promise forwards to (found in a loop, so a chain of forwards does
+    /// not recurse).
+    @usableFromInline
+    final func completeRoot(_ outcome: Outcome, in drain: UnsafeMutablePointer<Drain>?) -> Bool {
+        let target = root
+        return target !== self && target.complete(outcome, in: drain)
     }
 
     /// Hands out the nodes registered while the waiters were handed out, until none is left.
@@ -510,6 +531,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     /// must reach its queue after theirs (Promises/A+ 2.2.6, with the registering thread racing
     /// the settling one).
     @inlinable
+    @inline(__always)
     final func finishHandingOut(cancelled: Bool, in drain: UnsafeMutablePointer<Drain>) {
         while true {
             if !drain.pointee.elsewhere.isEmpty { drain.pointee.dispatchElsewhere() }
