@@ -39,10 +39,13 @@ struct ThenableTests {
         let (promise, resolver) = Promise<PromiseValue, any Error>.makePending()
         resolver.resolve(promise as PromiseValue)
         #expect(try await outcome(of: promise).failure is SelfResolutionError)
+        // The callback returns the promise `then` returned: it is recorded before the source
+        // settles, so the callback finds it whichever thread runs first.
         let holder = Recorder<Promise<PromiseValue, any Error>>()
-        let link = Promise<PromiseValue, any Error>(value: 1).then(
-            on: .global(), onFulfilled: { _ in holder.all.first }, onRejected: nil)
+        let (source, sourceResolver) = Promise<PromiseValue, any Error>.makePending()
+        let link = source.then(on: .global(), onFulfilled: { _ in holder.all.first }, onRejected: nil)
         holder.record(link)
+        sourceResolver.fulfill(1)
         #expect(try await outcome(of: link).failure is SelfResolutionError)
     }
 

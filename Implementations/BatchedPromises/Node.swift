@@ -56,9 +56,24 @@ class Node: @unchecked Sendable {
     /// deinitializer waits until none does.
     @usableFromInline final let pins = Atomic<UInt32>(0)
 
-    /// Whether a promise has settled, for its deinitializer, which then needs no lock: set once,
+    /// Whether a promise has settled, and how (``Settled``): for its deinitializer, which then
+    /// needs no lock, and for the nodes that read its outcome, which must not read ``PromiseBox/control``
+    /// outside the lock (the settler may still hold it, handing out late registrants). Set once,
     /// under the lock, after the outcome is stored.
-    @usableFromInline final let settled = Atomic<Bool>(false)
+    @usableFromInline final let settled = Atomic<UInt8>(Settled.not)
+
+    /// The values of ``settled``.
+    @usableFromInline
+    enum Settled {
+        @usableFromInline static let not: UInt8 = 0
+        /// With an outcome, in the promise's payload.
+        @usableFromInline static let withOutcome: UInt8 = 1
+        /// As cancelled: no payload.
+        @usableFromInline static let cancelled: UInt8 = 2
+
+        @inlinable
+        static func state(cancelled: Bool) -> UInt8 { cancelled ? Settled.cancelled : withOutcome }
+    }
 
     /// Whether the node wants its input's outcome. A cancellation handler does not: a promise
     /// whose only waiters are handlers has no one left to settle for.

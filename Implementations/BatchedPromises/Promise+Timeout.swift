@@ -70,7 +70,7 @@ extension PromiseBox {
             switch control.phase {
             case .pending:
                 if !cancelled { storeOutcome(outcome) }
-                self.settled.store(true, ordering: .releasing)
+                self.settled.store(Settled.state(cancelled: cancelled), ordering: .releasing)
                 let waiters = control.settle(cancelled: cancelled)
                 let upstreams = upstreamsLocked()
                 upstreams.pin()
@@ -79,7 +79,7 @@ extension PromiseBox {
                 let root = control.waiters
                 control.waiters = nil
                 control.phase = .cancelled
-                self.settled.store(true, ordering: .releasing)
+                self.settled.store(Settled.cancelled, ordering: .releasing)
                 let upstreams = upstreamsLocked()
                 upstreams.pin()
                 return (nil, upstreams, root)

@@ -193,12 +193,13 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
             if operation == .destroyOutcome { unsafeDowncast(node, to: PromiseBox.self).destroyOutcome() }
         }
         if !outcome.isCancelled { storeOutcome(outcome) }
-        settled.store(true, ordering: .relaxed)
+        settled.store(Settled.state(cancelled: outcome.isCancelled), ordering: .relaxed)
     }
 
     deinit {
-        if settled.load(ordering: .acquiring) {
-            if destroysOutcome && control.phase == .settled { operation(self, .destroyOutcome, nil) }
+        let settledState = settled.load(ordering: .acquiring)
+        if settledState != Settled.not {
+            if destroysOutcome && settledState == Settled.withOutcome { operation(self, .destroyOutcome, nil) }
             waitForWalks()
             return
         }
@@ -284,12 +285,12 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
         }
     }
 
-    /// The outcome of a promise known to have settled. A cancellation is in ``control``'s phase
+    /// The outcome of a promise known to have settled. A cancellation is in ``Node/settled``
     /// and writes no payload (a cancellation walk runs unspecialised code, which could only write
     /// one with a generic-metadata lookup).
     @inlinable
     final var settledOutcome: Outcome {
-        if control.phase == .cancelled { return .cancelled }
+        if settled.load(ordering: .relaxed) == Settled.cancelled { return .cancelled }
         return withUnsafeMutableBytes(of: &payload) { raw in
             if Self.storesInline { return raw.baseAddress!.assumingMemoryBound(to: Outcome.self).pointee }
             return raw.load(as: UnsafeMutablePointer<Outcome>.self).pointee
@@ -493,7 +494,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
         let action = withControl { control -> SettleAction in
             guard control.isPending else { return control.phase == .forwarded ? .forwarded : .closed }
             if !cancelled { storeOutcome(outcome) }
-            self.settled.store(true, ordering: .releasing)
+            self.settled.store(Settled.state(cancelled: cancelled), ordering: .releasing)
             return .handOut(control.settle(cancelled: cancelled))
         }
         switch action {
@@ -576,7 +577,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
                 let root = control.waiters
                 control.waiters = nil
                 control.phase = .cancelled
-                self.settled.store(true, ordering: .releasing)
+                self.settled.store(Settled.cancelled, ordering: .releasing)
                 let upstreams = upstreamsLocked()
                 upstreams.pin()
                 return (.cancelled(waiters: nil, upstreams: upstreams), root.map { .forward($0) } ?? .none)
@@ -588,7 +589,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
                 guard withdrawal.noneDemanding, !onlyWithdraw else { return (.stop, removed) }
             }
             guard control.isPending else { return (.stop, removed) }
-            self.settled.store(true, ordering: .releasing)
+            self.settled.store(Settled.cancelled, ordering: .releasing)
             let waiters = control.settle(cancelled: true)
             // A walk reaches a promise by pointer and cannot hand out to late comers: they see it
             // cancelled and run at once.
