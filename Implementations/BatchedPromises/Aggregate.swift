@@ -88,6 +88,9 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
                 )
             }
         }
+        // The input nodes hold this aggregate: kept here, they would keep it for ever. The inputs'
+        // waiter lists hold them until the walk withdraws them.
+        inputs = []
         return pending.isEmpty ? .none : .many(pending)
     }
 }

@@ -171,7 +171,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
         #if DEBUG
             leakTracker = PendingPromiseLeakCheck.track()
         #endif
-        super.init(queue: queue, destroysOutcome: !_isPOD(Outcome.self), operation: operation)
+        super.init(queue: queue, destroysOutcome: Self.outcomeNeedsDestroying, operation: operation)
     }
 
     /// A pending promise that no step settles (a resolver does).
@@ -189,7 +189,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
         #if DEBUG
             leakTracker = nil
         #endif
-        super.init(queue: nil, destroysOutcome: !_isPOD(Outcome.self)) { node, operation, _ in
+        super.init(queue: nil, destroysOutcome: Self.outcomeNeedsDestroying) { node, operation, _ in
             if operation == .destroyOutcome { unsafeDowncast(node, to: PromiseBox.self).destroyOutcome() }
         }
         if !outcome.isCancelled { storeOutcome(outcome) }
@@ -263,6 +263,11 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     }
 
     // MARK: The outcome
+
+    /// Whether a stored outcome needs ``destroyOutcome()``: when it holds references, or lives in
+    /// an allocation of its own.
+    @inlinable
+    static var outcomeNeedsDestroying: Bool { !_isPOD(Outcome.self) || !storesInline }
 
     /// Whether the outcome fits in ``payload``.
     @inlinable
@@ -549,8 +554,9 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     // MARK: Cancellation
 
     /// The promises this one waits on, each with the node it waits through, while it is pending:
-    /// what a cancellation walk withdraws from. Called under ``control``'s lock. A promise that is
-    /// not a link waits on none.
+    /// what a cancellation walk withdraws from. Called under ``control``'s lock, when the promise
+    /// stops waiting on them (cancelled, decided, timed out): an aggregate lets go of its input
+    /// nodes then, which hold it. A promise that is not a link waits on none.
     @usableFromInline
     func upstreamsLocked() -> CancellationWalk.Upstreams { .none }
 
