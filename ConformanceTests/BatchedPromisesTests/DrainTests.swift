@@ -86,16 +86,19 @@ struct DrainTests {
         }
         let seenByBlock = Recorder<Int>()
         try await waitUntil { done in
-            last.then(on: queue.queue) { _ in done() }
             queue.queue.sync {
                 // In a block of the queue: the root's callback is dispatched as a batch, behind this
                 // block and ahead of the marker.
                 resolver.fulfill(0)
-                queue.queue.async { seenByBlock.record(ran.count) }
+                queue.queue.async {
+                    seenByBlock.record(ran.count)
+                    done()
+                }
             }
         }
         #expect(seenByBlock.all == [3_000])
         #expect(ran.all == Array(0..<3_000))
+        #expect(last.currentOutcome == .fulfilled(3_000))
     }
 
     @Test("a callback registered on a settled promise runs after the ones registered before it, however long the drain")
@@ -104,17 +107,24 @@ struct DrainTests {
         let order = Recorder<String>()
         let (source, sourceResolver) = Promise<Int, Never>.makePending()
         let (settled, resolver) = Promise<Int, Never>.makePending()
-        settled.then(on: queue.queue) { _ in order.record("registered first") }
-        // One drain of the queue: the first callback settles `settled` (its callback joins the end
-        // of the drain, behind the 3,000 below); the second registers on it, settled now (a block
-        // of its own, behind this drain).
-        source.then(on: queue.queue) { _ in resolver.fulfill(1) }
-        source.then(on: queue.queue) { _ in
-            settled.then(on: queue.queue) { _ in order.record("registered on the settled promise") }
+        try await waitUntil("both callbacks") { done in
+            // Both recording callbacks run on `queue`, one after the other: the one that records
+            // second sees the count reach 2, whichever it is.
+            @Sendable func record(_ event: String) {
+                order.record(event)
+                if order.count == 2 { done() }
+            }
+            settled.then(on: queue.queue) { _ in record("registered first") }
+            // One drain of the queue: the first callback settles `settled` (its callback joins the
+            // end of the drain, behind the 3,000 below); the second registers on it, settled now (a
+            // block of its own, behind this drain).
+            source.then(on: queue.queue) { _ in resolver.fulfill(1) }
+            source.then(on: queue.queue) { _ in
+                settled.then(on: queue.queue) { _ in record("registered on the settled promise") }
+            }
+            for _ in 0..<3_000 { source.then(on: queue.queue) { _ in } }
+            sourceResolver.fulfill(0)
         }
-        for _ in 0..<3_000 { source.then(on: queue.queue) { _ in } }
-        sourceResolver.fulfill(0)
-        try await eventually("both callbacks") { order.count == 2 }
         #expect(order.all == ["registered first", "registered on the settled promise"])
     }
 
@@ -123,8 +133,11 @@ struct DrainTests {
         let links = stressSize(1_000_000)
         let queue = DispatchQueue(label: "batched.million")
         let (root, resolver) = Promise<Int, Never>.makePending()
-        var last = root
-        for _ in 0..<links { last = last.map(on: queue) { $0 + 1 } }
+        let last = try await offPool("building the chain", timeout: longTimeout(.seconds(120))) {
+            var last = root
+            for _ in 0..<links { last = last.map(on: queue) { $0 + 1 } }
+            return last
+        }
         resolver.fulfill(0)
         #expect(try await value(of: last, timeout: longTimeout(.seconds(120))) == links)
     }

@@ -9,9 +9,9 @@ struct ConcurrencyTests {
     func value() async throws {
         let (promise, resolver) = Promise<Int, TestError>.makePending()
         DispatchQueue.global().async { resolver.fulfill(3) }
-        #expect(try await promise.value == 3)
+        #expect(try await awaitOutcome { try await promise.value }.get() == 3)
         do {
-            _ = try await Promise<Int, TestError>(failure: TestError(4)).value
+            _ = try await awaitOutcome { try await Promise<Int, TestError>(failure: TestError(4)).value }.get()
             Issue.record("no throw")
         } catch {
             #expect(error as? TestError == TestError(4))
@@ -22,8 +22,8 @@ struct ConcurrencyTests {
     func outcome() async throws {
         let (promise, _) = Promise<Int, Never>.makePending()
         promise.cancel()
-        #expect(await promise.outcome.isCancelled)
-        #expect(await Promise<Int, Never>(value: 1).outcome == .fulfilled(1))
+        #expect(try await awaitOutcome { await promise.outcome }.get().isCancelled)
+        #expect(try await awaitOutcome { await Promise<Int, Never>(value: 1).outcome }.get() == .fulfilled(1))
     }
 
     @Test("a cancelled waiting task withdraws: the promise it alone waited for is cancelled, and value throws")
@@ -32,11 +32,13 @@ struct ConcurrencyTests {
         let told = Recorder<Bool>()
         resolver.onCancel { told.record(true) }
         let waiter = Task { try await promise.value }
-        try await eventually("the task to wait") { !told.all.isEmpty || promise.isPending }
+        // The task may start awaiting before or after the cancel: both withdraw it and cancel the
+        // promise (the cancellation handler runs inside `cancel()` once the task waits, or in the
+        // task before its wait returns otherwise).
         waiter.cancel()
-        let result = await waiter.result
+        let result = try await awaitOutcome("the cancelled task") { try await waiter.value }
         #expect(throws: CancellationError.self) { try result.get() }
-        try await eventually("the promise to be cancelled") { promise.currentOutcome?.isCancelled == true }
+        #expect(promise.currentOutcome?.isCancelled == true)
         #expect(told.all == [true])
     }
 
@@ -46,31 +48,33 @@ struct ConcurrencyTests {
         let other = promise.map(on: .global()) { $0 + 1 }
         let waiter = Task { try await promise.value }
         waiter.cancel()
-        _ = await waiter.result
+        _ = try await awaitOutcome("the cancelled task") { try await waiter.value }
         #expect(promise.isPending)
         resolver.fulfill(1)
-        #expect(try await other.value == 2)
+        #expect(try await awaitOutcome { try await other.value }.get() == 2)
     }
 
     @Test("a promise made from async work: its value; cancelling it cancels the task")
     func promiseFromTask() async throws {
         let made = Promise<Int, any Error> { try await Task.sleep(for: .milliseconds(1)); return 5 }
-        #expect(try await made.value == 5)
-        let sawCancel = Recorder<Bool>()
+        #expect(try await awaitOutcome { try await made.value }.get() == 5)
+        // Fulfilled by the task when its sleep throws, with whether the task was cancelled.
+        let (sawCancel, sawCancelResolver) = Promise<Bool, Never>.makePending()
         let (started, start) = Promise<Void, Never>.makePending()
         let long = Promise<Int, any Error> {
             start.fulfill(())
             do {
                 try await Task.sleep(for: .seconds(600))
             } catch {
-                sawCancel.record(Task.isCancelled)
+                sawCancelResolver.fulfill(Task.isCancelled)
                 throw error
             }
             return 0
         }
-        _ = await started.outcome
+        _ = try await awaitOutcome("the task to start") { await started.outcome }.get()
         long.cancel()
-        try await eventually("the task to see the cancellation") { sawCancel.all == [true] }
-        #expect(await long.outcome.isCancelled)
+        let seen = try await awaitOutcome("the task to see the cancellation") { await sawCancel.outcome }
+        #expect(try seen.get() == .fulfilled(true))
+        #expect(try await awaitOutcome { await long.outcome }.get().isCancelled)
     }
 }

@@ -55,8 +55,10 @@ struct FlatMapTests {
         let (gate, open) = Promise<Int, Never>.makePending()
         let told = Recorder<Int>()
         let started = Recorder<Int>()
+        let (reached, reach) = Promise<Void, Never>.makePending()
         @Sendable func loop(_ count: Int) -> Promise<Int, Never> {
             started.record(count)
+            if count == 50 { reach.fulfill(()) }
             let step: Promise<Int, Never> =
                 count < 50
                 ? Promise(on: queue) { count }
@@ -67,7 +69,9 @@ struct FlatMapTests {
             return step.flatMap(on: queue) { done in loop(done + 1) }
         }
         let root = loop(1)
-        try await eventually("the loop to reach step 50") { started.count == 50 }
+        // Fulfilled as step 50 starts, inside a callback on `queue`: a later block of the queue
+        // sees the step made and adopted.
+        _ = try await outcome(of: reached)
         try await waitUntil { done in queue.async { done() } }
         root.cancel()
         #expect(told.all == [50])
@@ -79,13 +83,16 @@ struct FlatMapTests {
 
     @Test("a promise returned by the step that forwards keeps its own callbacks, run with the root's outcome")
     func forwardedKeepsCallbacks() async throws {
+        let queue = DispatchQueue(label: "batched.forward.callbacks")
         let (inner, resolver) = Promise<Int, Never>.makePending()
-        let seenOnInner = Recorder<Int>()
-        inner.then(on: .global()) { seenOnInner.record($0) }
-        let outer = Promise<Int, Never>(value: 0).flatMap(on: .global()) { _ in inner }
-        try await waitUntil { done in outer.then(on: .global()) { _ in done() }; resolver.fulfill(8) }
-        try await eventually("the inner callback") { seenOnInner.all == [8] }
-        inner.then(on: .global()) { seenOnInner.record($0 + 1) }
-        try await eventually("a later callback on the inner promise") { seenOnInner.all == [8, 9] }
+        let seenOnInner = inner.map(on: .global()) { $0 }  // registered before `inner` forwards
+        let outer = Promise<Int, Never>(value: 0).flatMap(on: queue) { _ in inner }
+        // The adoption runs in the queue's drain: once a later block runs, `inner` forwards.
+        try await waitUntil { done in queue.async { done() } }
+        resolver.fulfill(8)
+        #expect(try await value(of: outer) == 8)
+        #expect(try await value(of: seenOnInner) == 8)
+        // A callback registered on `inner` after it forwarded.
+        #expect(try await value(of: inner.map(on: .global()) { $0 + 1 }) == 9)
     }
 }

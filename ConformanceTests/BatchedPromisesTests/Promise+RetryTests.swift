@@ -34,18 +34,25 @@ struct RetryTests {
     func cancelStops() async throws {
         let attempts = Recorder<Int>()
         let told = Recorder<Bool>()
-        let started = Recorder<Bool>()
+        // Signals: an attempt has registered its cancellation handler; that handler has run.
+        let (started, start) = Promise<Void, Never>.makePending()
+        let (stopped, stop) = Promise<Void, Never>.makePending()
         let promise = Promise<Int, TestError>.retry(attempts: 10, on: .global()) {
             attempts.record(0)
             return Promise { resolver in
-                resolver.onCancel { told.record(true) }
-                started.record(true)
+                resolver.onCancel {
+                    told.record(true)
+                    stop.fulfill(())
+                }
+                start.fulfill(())
             }
         }
-        try await eventually("the first attempt") { started.count == 1 }
+        _ = try await outcome(of: started)
+        // The retry may not be waiting on the attempt yet: it withdraws from it as soon as it does.
         promise.cancel()
         #expect(try await outcome(of: promise).isCancelled)
-        try await eventually("the attempt to be told") { told.count == 1 }
+        _ = try await outcome(of: stopped)
+        #expect(told.count == 1)
         #expect(attempts.count == 1)
     }
 }

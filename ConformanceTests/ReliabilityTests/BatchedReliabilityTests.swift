@@ -49,21 +49,28 @@ struct BatchedReliabilityTests {
         let queue = DispatchQueue(label: "batched.forward")
         let (inner, resolver) = Promise<Int, Never>.makePending()
         let seen = Recorder<String>()
-        inner.whenComplete(on: .global()) { outcome in seen.record("before \(outcome)") }
+        let observed = Countdown(2)
+        inner.whenComplete(on: .global()) { outcome in
+            seen.record("before \(outcome)")
+            observed.tick()
+        }
         let outer = Promise<Int, Never>(value: 0).flatMap(on: queue) { _ in inner }
         // The adoption runs in the queue's drain: once a later block runs, `inner` forwards.
         try await waitUntil { done in queue.async { done() } }
-        inner.whenComplete(on: .global()) { outcome in seen.record("after \(outcome)") }
+        inner.whenComplete(on: .global()) { outcome in
+            seen.record("after \(outcome)")
+            observed.tick()
+        }
         let all = Promise.all([inner, outer])
         let (adopter, adopterResolver) = Promise<Int, Never>.makePending()
         adopterResolver.resolve(inner)
         let awaited = Task { await inner.outcome }
         resolver.fulfill(7)
-        #expect(await awaited.value == .fulfilled(7))
-        #expect(await all.outcome == .fulfilled([7, 7]))
-        #expect(await adopter.outcome == .fulfilled(7))
-        #expect(await outer.outcome == .fulfilled(7))
-        try await eventually("both observers") { seen.count == 2 }
+        #expect(try await awaitOutcome("the awaiting task") { await awaited.value }.get() == .fulfilled(7))
+        #expect(try await awaitOutcome("the aggregate") { await all.outcome }.get() == .fulfilled([7, 7]))
+        #expect(try await awaitOutcome("the adopter") { await adopter.outcome }.get() == .fulfilled(7))
+        #expect(try await awaitOutcome("the flatMap's promise") { await outer.outcome }.get() == .fulfilled(7))
+        try await observed.wait("both observers")
         #expect(Set(seen.all) == ["before fulfilled(7)", "after fulfilled(7)"])
     }
 
@@ -83,10 +90,10 @@ struct BatchedReliabilityTests {
         default:
             let awaiting = Task { await inner.outcome }
             awaiting.cancel()
-            #expect(await awaiting.value == .cancelled)
+            #expect(try await awaitOutcome("the cancelled task") { await awaiting.value }.get() == .cancelled)
         }
         #expect(outer.isPending, "the dependent's cancellation cancelled the promise that adopted its input")
         resolver.fulfill(1)
-        #expect(await outer.outcome == .fulfilled(1))
+        #expect(try await awaitOutcome("the flatMap's promise") { await outer.outcome }.get() == .fulfilled(1))
     }
 }
