@@ -31,4 +31,12 @@ struct ReadmeTableTests {
             table.contains("| [QN](Implementations/QNTasks/README.md) | 702 of 702 | typed | on `start` | yes | yes |"))
         #expect(table.contains("300 B, 5.5 allocations"), "FBL's memory in the fixture")
     }
+
+    @Test("async/await has a row of its own, and times are given in units beside the ratios")
+    func asyncAwaitRow() {
+        let table = ReadmeTable.section(for: ReportFixture.report)
+        #expect(table.contains("| [async/await](#which-design-or-asyncawait) | — | typed | at once | yes, structured | no |"))
+        #expect(table.contains("Time per user, contacts and avatars workflow"))
+        #expect(table.contains("Time (lower is better)"))
+    }
 }

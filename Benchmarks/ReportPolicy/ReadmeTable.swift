@@ -12,43 +12,76 @@ public enum ReadmeTable {
     static let generated = GeneratedSection(
         beginMarker: "<!-- BEGIN generated from Reports/benchmarks.json by `swift run -c release compare render` -->")
 
-    /// The table, markers included.
+    /// The contender that stands for async/await in every scenario.
+    static let asyncAwait = "Swift concurrency"
+
+    /// The table, markers included: a row per design, and one for async/await, the alternative the
+    /// README weighs them against.
     public static func section(for report: BenchmarkReport) -> String {
-        let chain = report.scenarios.first { $0.id == "chain" }
-        let size = chain.flatMap { $0.result(at: $0.headlineSize) ?? $0.sizes.last }
+        let chain = headline("chain", in: report)
+        let workflow = headline("workflow", in: report)
         let adapter = Design.allCases[0].adapter
         let cases =
             APlusSuite.cases(for: adapter, options: .thenProperties).count + APlusSuite.additions(for: adapter).count
-        let rows = Design.allCases.map { design in
+        func memory(_ contender: String) -> String? {
+            report.memory.first { $0.contender == contender }.map {
+                "\(Format.bytes($0.bytesPerPending)), \(Format.decimal($0.allocationsPerPending)) allocations"
+            }
+        }
+        var rows = Design.allCases.map { design in
             let facts = design.features
             let name = design.rawValue
-            let time = size.flatMap { MarkdownReport.interval(name, in: $0) }.map(MarkdownReport.withInterval) ?? "—"
             let instructions =
                 design.costs?.costOperations.first { $0.operation == design.costs?.chainLinkOperation }
                 .map { Format.count($0.budget.instructions) } ?? "—"
-            let memory = report.memory.first { $0.contender == name }.map {
-                "\(Format.bytes($0.bytesPerPending)), \(Format.decimal($0.allocationsPerPending)) allocations"
-            }
             return [
                 "[\(name)](Implementations/\(design.moduleName)/README.md)", "\(cases) of \(cases)", facts.values,
-                facts.starts, facts.cancels, facts.progress, time, instructions, memory ?? "—",
+                facts.starts, facts.cancels, facts.progress, time(name, chain), time(name, workflow), instructions,
+                memory(name) ?? "—",
             ]
         }
+        rows.append([
+            "[async/await](#which-design-or-asyncawait)", "—", "typed", "at once", "yes, structured", "no",
+            time(asyncAwait, chain), time(asyncAwait, workflow), "—", memory(asyncAwait) ?? "—",
+        ])
         var md = generated.beginMarker + "\n"
         md += Format.table(
             [
-                "Design", "Promises/A+", "Values", "Work starts", "Cancels", "Progress", "Time per chain link",
-                "Instructions per chain link", "Heap per pending promise",
+                "Design", "Promises/A+", "Values", "Work starts", "Cancels", "Progress",
+                "Time per chain link", "Time per user, contacts and avatars workflow", "Instructions per chain link",
+                "Heap per pending promise",
             ], leftAligned: 6, rows)
-        md += "\nTime: the committed run's ratio to raw GCD, with its 95 % interval, on one machine "
-        md += "(\(report.run.machine.label), \(report.run.date.prefix(10))); every recorded machine is in "
+        md += "\nTime (lower is better): the committed run's median per unit, then its ratio to raw GCD doing "
+        md += "the same work with its 95 % interval, on one machine (\(report.run.machine.label), "
+        md += "\(report.run.date.prefix(10))); raw GCD took \(gcdTime(chain)) per chain link and "
+        md += "\(gcdTime(workflow)) per workflow (three requests in a row, then ten in parallel, each a hop to "
+        md += "a concurrent queue and back). Every recorded machine is in "
         md += "[benchmarks.md](Reports/benchmarks.md#across-runs-and-machines). Instructions: callgrind's count "
         md += "of a release build with glibc's fastbins off, so that a count repeats, checked in CI within 3 % "
-        md += "([instructions.md](Reports/instructions.md)). Heap: "
-        md += "bytes the allocator hands out for a pending promise with one `then`, and its allocations. "
+        md += "([instructions.md](Reports/instructions.md)); callgrind cannot run Swift concurrency's runtime. "
+        md += "Heap: bytes the allocator hands out for a pending promise with one `then` (for async/await, a "
+        md += "`Task` with one awaiting continuation), and its allocations. "
         md += "Promises/A+: the 690 cases Swift can express of promises-aplus-tests and 12 more "
         md += "([conformance.md](Reports/conformance.md)).\n"
         return md + GeneratedSection.endMarker
+    }
+
+    /// A scenario's result at its headline size (or its largest), if it ran.
+    static func headline(_ id: String, in report: BenchmarkReport) -> SizeResult? {
+        let scenario = report.scenarios.first { $0.id == id }
+        return scenario.flatMap { $0.result(at: $0.headlineSize) ?? $0.sizes.last }
+    }
+
+    /// "313 ns, 0.81× (0.67–0.97)": a contender's median per unit, and its ratio to raw GCD.
+    static func time(_ contender: String, _ size: SizeResult?) -> String {
+        guard let size, let cell = size.cell(contender) else { return "—" }
+        let ratio = MarkdownReport.interval(contender, in: size).map(MarkdownReport.withInterval) ?? "—"
+        return "\(Format.duration(cell.summary.median)), \(ratio)"
+    }
+
+    /// Raw GCD's median per unit.
+    static func gcdTime(_ size: SizeResult?) -> String {
+        size?.cell(MarkdownReport.referenceContender).map { Format.duration($0.summary.median) } ?? "—"
     }
 
     /// `text` with its table replaced by `section`, or `nil` if `text` has no table.

@@ -1,6 +1,7 @@
 // swift-format-ignore-file
 // (The snippets are the documentation's text, aligned comments included.)
 import AYPromises
+import BatchedPromises
 import Dispatch
 import FBLPromises
 import QNTasks
@@ -173,4 +174,95 @@ enum MainActorReadme {
         }
     }
     // end-snippet
+}
+
+// The README's before/after example: a callback API, used as it is, then adopted with Batched
+// promises; and the same flow with async/await.
+
+/// A request in flight, which its caller may cancel.
+final class OrderRequest: Sendable {
+    func cancel() {}
+}
+
+@discardableResult
+func requestOrder(completion: @escaping @Sendable (Result<Order, any Error>) -> Void) -> OrderRequest {
+    DispatchQueue.global().async { completion(.success(Order(id: "o-1"))) }
+    return OrderRequest()
+}
+
+@discardableResult
+func requestPayment(
+    for order: Order, completion: @escaping @Sendable (Result<Receipt, any Error>) -> Void
+) -> OrderRequest {
+    DispatchQueue.global().async { completion(.success(Receipt(order: order))) }
+    return OrderRequest()
+}
+
+@Sendable func checkReceipt(_ receipt: Receipt) -> Confirmation { Confirmation(receipt: receipt) }
+@Sendable func showConfirmation(_ confirmation: Confirmation) {}
+@Sendable func logError(_ error: any Error) {}
+
+enum BeforeReadme {
+    static func example() {
+        // snippet: readme-before
+        requestOrder { result in
+            switch result {
+            case .failure(let error): logError(error)
+            case .success(let order):
+                requestPayment(for: order) { result in
+                    switch result {
+                    case .failure(let error): logError(error)
+                    case .success(let receipt): showConfirmation(checkReceipt(receipt))
+                    }
+                }
+            }
+        }
+        // end-snippet
+    }
+}
+
+// snippet: readme-after
+// Each callback API wrapped once: the request starts at once; cancelling the promise cancels it.
+func fetchOrder() -> Promise<Order, any Error> {
+    Promise { resolver in
+        let request = requestOrder { result in resolver.resolve(result) }
+        resolver.onCancel { request.cancel() }
+    }
+}
+
+func pay(_ order: Order) -> Promise<Receipt, any Error> {
+    Promise { resolver in
+        let request = requestPayment(for: order) { result in resolver.resolve(result) }
+        resolver.onCancel { request.cancel() }
+    }
+}
+
+func checkout() -> Promise<Confirmation, any Error> {
+    fetchOrder()
+        .flatMap { order in pay(order) }          // main queue by default; the returned promise is adopted
+        .map { receipt in checkReceipt(receipt) }
+        .catch { error in logError(error) }       // one handler for every step
+}
+// end-snippet
+
+enum AsyncAwaitReadme {
+    static func fetchOrder() async throws -> Order {
+        try await withCheckedThrowingContinuation { continuation in
+            requestOrder { result in continuation.resume(with: result) }
+        }
+    }
+
+    static func pay(_ order: Order) async throws -> Receipt {
+        try await withCheckedThrowingContinuation { continuation in
+            requestPayment(for: order) { result in continuation.resume(with: result) }
+        }
+    }
+
+    static func checkout() async throws -> Confirmation {
+        // snippet: readme-async-await
+        let order = try await fetchOrder()     // an async wrap of the same request
+        let receipt = try await pay(order)
+        return checkReceipt(receipt)
+        // end-snippet
+    }
 }
