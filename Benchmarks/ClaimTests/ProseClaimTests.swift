@@ -141,6 +141,14 @@ struct ProseClaimTests {
         #expect(RecordPolicy.code(of: before) != RecordPolicy.code(of: "func f() {\n    return 2\n}\n"))
     }
 
+    @Test("a line the formatter breaks or joins is no change to a design's code; a changed token is")
+    func tokensIgnoreLayout() {
+        let before = "func f(a: Int, b: Int) -> Int { a + b }\n"
+        let after = "func f(\n    a: Int, b: Int\n) -> Int {\n    a + b\n}\n"
+        #expect(RecordPolicy.tokens(of: before) == RecordPolicy.tokens(of: after))
+        #expect(RecordPolicy.tokens(of: before) != RecordPolicy.tokens(of: "func f(a: Int, b: Int) -> Int { a - b }\n"))
+    }
+
     @Test(
         "a record made before a measurement changed is left out for that contender and scenario only",
         .enabled(if: policy.hasHistory, "needs a git checkout"))

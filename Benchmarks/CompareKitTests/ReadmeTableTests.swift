@@ -35,7 +35,9 @@ struct ReadmeTableTests {
     @Test("async/await has a row of its own, and times are given in units beside the ratios")
     func asyncAwaitRow() {
         let table = ReadmeTable.section(for: ReportFixture.report)
-        #expect(table.contains("| [async/await](#which-design-or-asyncawait) | — | typed | at once | yes, structured | no |"))
+        #expect(
+            table.contains(
+                "| [async/await](#which-design-or-asyncawait) | — | typed | at once | yes, structured | no |"))
         #expect(table.contains("Time per user, contacts and avatars workflow"))
         #expect(table.contains("Time (lower is better)"))
     }

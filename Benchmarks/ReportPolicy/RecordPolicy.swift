@@ -69,7 +69,7 @@ public struct RecordPolicy: Sendable {
         return nil
     }
 
-    /// What of the design's code, comments and blank lines aside, differs between `commit` and the
+    /// What of the design's code, comments, blank lines and layout aside, differs between `commit` and the
     /// working tree: the Swift files of its module that changed, and the declarations of the shared
     /// folders it uses that changed (wherever they moved); everything when `commit` is not in this
     /// checkout's history.
@@ -80,7 +80,7 @@ public struct RecordPolicy: Sendable {
             }
             let module = "Implementations/\(design.moduleName)"
             let ownFiles = swiftFiles(changedIn: [module], since: commit).filter { path in
-                Self.code(of: git(["show", "\(commit):\(path)"]) ?? "") != Self.code(of: current(path))
+                Self.tokens(of: git(["show", "\(commit):\(path)"]) ?? "") != Self.tokens(of: current(path))
             }
             let ownSource = swiftFiles(in: module, at: nil).map(current).joined(separator: "\n")
             let before = Self.declarations(
@@ -149,7 +149,7 @@ public struct RecordPolicy: Sendable {
     /// The title of benchmarks.md's row on the designs' code since the run.
     public static let codeSinceRunTitle = "Design code since the run"
 
-    /// The row's text: which design's code (comments aside) has changed since the run's commit,
+    /// The row's text: which design's code (comments and layout aside) has changed since the run's commit,
     /// file by file, or that none has; `nil` outside a git checkout with that commit.
     public func codeSinceRun(_ commit: String) -> String? {
         let commit = Self.baseCommit(commit)
@@ -161,8 +161,8 @@ public struct RecordPolicy: Sendable {
             return "\(design.rawValue): \(names.joined(separator: ", "))"
         }
         return changed.isEmpty
-            ? "unchanged for every design (comments aside): the run measured the code of this report"
-            : "changed (comments aside) in " + changed.joined(separator: "; ")
+            ? "unchanged for every design (comments and layout aside): the run measured the code of this report"
+            : "changed (comments and layout aside) in " + changed.joined(separator: "; ")
     }
 
     /// Whether `commit` includes `change` (is it or comes after it).
@@ -170,6 +170,13 @@ public struct RecordPolicy: Sendable {
         cache.value(for: "\(change)<=\(commit)") {
             git(["merge-base", "--is-ancestor", change, commit]) != nil ? ["yes"] : []
         } == ["yes"]
+    }
+
+    /// A Swift file's code with its layout aside: ``code(of:)`` without any whitespace, so that a
+    /// line the formatter breaks or joins is no change. (A change to the spaces inside a string
+    /// literal goes unseen: no design's measured work depends on one.)
+    static func tokens(of source: String) -> String {
+        String(code(of: source).joined().filter { !$0.isWhitespace })
     }
 
     /// A Swift file's code: its lines without comments or blank lines, trimmed at the end, so that a

@@ -56,7 +56,9 @@ struct ConcurrencyTests {
 
     @Test("a promise made from async work: its value; cancelling it cancels the task")
     func promiseFromTask() async throws {
-        let made = Promise<Int, any Error> { try await Task.sleep(for: .milliseconds(1)); return 5 }
+        let made = Promise<Int, any Error> {
+            try await Task.sleep(for: .milliseconds(1)); return 5
+        }
         #expect(try await awaitOutcome { try await made.value }.get() == 5)
         // Fulfilled by the task when its sleep throws, with whether the task was cancelled.
         let (sawCancel, sawCancelResolver) = Promise<Bool, Never>.makePending()

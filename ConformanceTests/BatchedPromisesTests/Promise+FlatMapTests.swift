@@ -19,7 +19,8 @@ struct FlatMapTests {
 
     @Test("then with a promise-returning callback is flatMap")
     func thenAdopts() async throws {
-        let promise = Promise<Int, Never>(value: 1).then(on: .global()) { value in Promise<Int, Never>(value: value + 1) }
+        let promise = Promise<Int, Never>(value: 1).then(on: .global()) { value in Promise<Int, Never>(value: value + 1)
+        }
         #expect(try await value(of: promise) == 2)
     }
 

@@ -8,7 +8,8 @@ struct ThenableTests {
     @Test("a promise is a Thenable: its outcome reaches the callbacks, a cancellation as CancellationError")
     func isThenable() async throws {
         let value: PromiseValue = try await awaitCompletion { complete in
-            Promise<Int, Never>(value: 4).then(resolvePromise: { complete(.success($0)) }, rejectPromise: { complete(.failure($0)) })
+            Promise<Int, Never>(value: 4).then(
+                resolvePromise: { complete(.success($0)) }, rejectPromise: { complete(.failure($0)) })
         }
         #expect(value as? Int == 4)
         let (pending, _) = Promise<Int, Never>.makePending()

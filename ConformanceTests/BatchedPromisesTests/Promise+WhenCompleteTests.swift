@@ -32,7 +32,9 @@ struct WhenCompleteTests {
         let (promise, resolver) = Promise<Int, Never>.makePending()
         let counter = Recorder<Int>()
         let queue = DispatchQueue(label: "batched.observers")
-        for index in 0..<count { promise.whenComplete(on: queue) { _ in if index % 1_000 == 0 { counter.record(index) } } }
+        for index in 0..<count {
+            promise.whenComplete(on: queue) { _ in if index % 1_000 == 0 { counter.record(index) } }
+        }
         try await waitUntil(timeout: longTimeout(.seconds(60))) { done in
             promise.whenComplete(on: queue) { _ in done() }
             resolver.fulfill(1)

@@ -66,9 +66,12 @@ enum CancellationWalk {
         func pin() {
             switch self {
             case .none: break
-            case .one(let edge): edge.input._withUnsafeGuaranteedRef { _ = $0.pins.add(1, ordering: .acquiringAndReleasing) }
+            case .one(let edge):
+                edge.input._withUnsafeGuaranteedRef { _ = $0.pins.add(1, ordering: .acquiringAndReleasing) }
             case .many(let all):
-                for edge in all { edge.input._withUnsafeGuaranteedRef { _ = $0.pins.add(1, ordering: .acquiringAndReleasing) } }
+                for edge in all {
+                    edge.input._withUnsafeGuaranteedRef { _ = $0.pins.add(1, ordering: .acquiringAndReleasing) }
+                }
             }
         }
     }

@@ -152,7 +152,8 @@ final class FlatMapLink<Input: Sendable, Value: Sendable, Failure: Error>:
     AdoptingLink<Input, Failure, Value, Failure>, @unchecked Sendable
 {
     // `@unchecked Sendable`: as `Link`; `transform` is read and cleared only by the step.
-    @exclusivity(unchecked) @usableFromInline var transform: (@Sendable (Input) throws(Failure) -> Promise<Value, Failure>)?
+    @exclusivity(unchecked) @usableFromInline var transform:
+        (@Sendable (Input) throws(Failure) -> Promise<Value, Failure>)?
 
     @inlinable
     init(

@@ -579,7 +579,9 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
             if control.phase == .forwarded {
                 // Reached from its root (or by a caller that cancels this promise's own work),
                 // which is being cancelled: so is the work it stands for.
-                guard dependent == nil || dependent?.toOpaque() == control.waiters?.toOpaque() else { return (.stop, .none) }
+                guard dependent == nil || dependent?.toOpaque() == control.waiters?.toOpaque() else {
+                    return (.stop, .none)
+                }
                 let root = control.waiters
                 control.waiters = nil
                 control.phase = .cancelled

@@ -12,7 +12,9 @@ import Testing
 
 @Suite("Block results: Batched")
 struct BatchedBlockResultTests {
-    @Test("map: nothing fulfils with (); an Error value is the value; another design's promise is the value; a throw rejects")
+    @Test(
+        "map: nothing fulfils with (); an Error value is the value; another design's promise is the value; a throw rejects"
+    )
     func map() async throws {
         let void = Promise<Int, TestError>(value: 1).map { value in note(value) }
         #expect(try await outcome { try await void.value }.get() == ())

@@ -175,7 +175,9 @@ extension SeriesAndParallelTests {
 
 // snippet: checkout-batched
 /// Batched: typed steps; `catch` observes the error and passes the rejection on.
-func batchedCheckout(_ shop: Shop, onError: @escaping @Sendable (any Error) -> Void) -> Promise<Confirmation, any Error> {
+func batchedCheckout(
+    _ shop: Shop, onError: @escaping @Sendable (any Error) -> Void
+) -> Promise<Confirmation, any Error> {
     shop.order.batched("c1")
         .flatMap { order in shop.pay.batched(order) }
         .flatMap { receipt in shop.check.batched(receipt) }
