@@ -40,4 +40,32 @@ struct MainActorTests {
                 "map 1", "flatMap 2", "catch 2", "recover 2", "always", "whenComplete fulfilled(0)",
             ])
     }
+
+    @Test("recover with a promise, mapError and retry take main-actor callbacks, run on the main queue")
+    func remainingOperators() async throws {
+        let model = Model()
+        let mappedError = Promise<Int, TestError>(failure: TestError(1)).mapError(on: MainActor.shared) { error in
+            #expect(MainQueue.isCurrent)
+            model.values.append("mapError \(error.code)")
+            return TestError(error.code + 1)
+        }
+        let recovered = mappedError.recover(on: MainActor.shared) { error in
+            model.values.append("recover \(error.code)")
+            return Promise<Int, Never>(value: error.code)
+        }
+        #expect(try await value(of: recovered) == 2)
+        let retried = Promise<Int, TestError>.retry(
+            attempts: 3, on: MainActor.shared,
+            while: { error in
+                model.values.append("while \(error.code)")
+                return true
+            }
+        ) {
+            model.values.append("attempt")
+            return model.values.filter { $0 == "attempt" }.count < 2
+                ? Promise(failure: TestError(9)) : Promise(value: 7)
+        }
+        #expect(try await value(of: retried) == 7)
+        #expect(model.values == ["mapError 1", "recover 2", "attempt", "while 9", "attempt"])
+    }
 }
