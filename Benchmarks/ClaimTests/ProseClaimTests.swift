@@ -133,6 +133,20 @@ struct ProseClaimTests {
         #expect(problems[2].problem.hasPrefix("has a claim about 16-core machines") && problems[2].line == 8)
     }
 
+    @Test("a line that starts with a figure continues its statement; `1. ` opens a list item")
+    func figuresAtTheStartOfALine() throws {
+        let text = """
+            On 2 cores, FBL took 1.20× and
+            1.42× raw GCD's time per link. <!-- claim: chain on 2 cores: FBL in 1.1...1.6 -->
+            1. QN costs 1.3× FBL per link.
+            2) AY is untyped.
+            """
+        let statements = try ProseClaims.statements(in: text)
+        #expect(statements.map(\.line) == [1, 3, 4])
+        #expect(statements.first?.claims.count == 1)
+        #expect(ProseClaims.startsOrderedListItem("12. item") && !ProseClaims.startsOrderedListItem("1.42× more"))
+    }
+
     @Test("a change to comments or blank lines is no change to a design's code")
     func codeIgnoresComments() {
         let before = "/// Docs.\nfunc f() {\n    // why\n    return 1 // one\n}\n"

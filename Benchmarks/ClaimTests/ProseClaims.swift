@@ -227,7 +227,7 @@ enum ProseClaims {
             }
             if skipping { continue }
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("- ") || trimmed.hasPrefix("|")
-                || trimmed.first.map({ $0.isNumber }) == true && trimmed.contains(". ")
+                || startsOrderedListItem(trimmed)
             {
                 flush()
             }
@@ -238,6 +238,14 @@ enum ProseClaims {
         }
         flush()
         return try texts.map { Statement(text: $0.text, claims: try claims(in: $0.text), line: $0.line) }
+    }
+
+    /// Whether `line` opens an item of an ordered list: digits, then `.` or `)` and a space
+    /// (CommonMark), so that a line that starts with a figure such as `1.42×` continues its paragraph.
+    static func startsOrderedListItem(_ line: String) -> Bool {
+        let digits = line.prefix(while: { $0.isASCII && $0.isNumber })
+        let rest = line.dropFirst(digits.count)
+        return !digits.isEmpty && (rest.hasPrefix(". ") || rest.hasPrefix(") "))
     }
 
     /// What is wrong with the statements of `markdown` as evidence: one that names one of `names`
