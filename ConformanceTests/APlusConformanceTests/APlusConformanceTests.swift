@@ -42,6 +42,13 @@ struct APlusConformanceTests {
             timeout: defaultTestTimeout)
     }
 
+    @Test("the cases for several threads", arguments: DesignCase.selectedDesigns)
+    func threads(_ design: Design) async throws {
+        try await APlusSuite.expectConformance(
+            of: design.adapter, clauses: [APlusSuite.threadsClause],
+            title: "Promises/A+ threads \(design.rawValue)", timeout: defaultTestTimeout)
+    }
+
     @Test("the cases this port adds to the JS suite", arguments: DesignCase.selectedDesigns)
     func additions(_ design: Design) async throws {
         try await APlusSuite.expectConformance(

@@ -1,3 +1,4 @@
+import Dispatch
 import PromiseRuntime
 import TestSupport
 import Testing
@@ -30,7 +31,8 @@ struct CaseHarnessTests {
             return
         }
         #expect(failures.count == 1)
-        #expect(failures.first?.hasPrefix("released before it finished") == true)
+        #expect(failures.first == CaseContext.neverSettledMessage)
+        #expect(failures.first?.hasPrefix("the promise never settled, and nothing keeps it alive") == true)
     }
 
     @Test("the summary counts each clause in the order it first ran and marks a clause with a failure")
@@ -46,7 +48,84 @@ struct CaseHarnessTests {
         #expect(summary.passed == 3 && summary.run == 4 && !summary.allPassed)
     }
 
-    @Test("after three cases in a row time out, the runner reports the rest as not run instead of waiting for each")
+    @Test("the summary names the deepest clause of each failing case, why the run stopped, and what it left out")
+    func summaryNamesDeepestClauseStopAndLeftOut() {
+        var summary = APlusSummary()
+        let deep = APlusCase(path: [
+            "2.3.3: Otherwise, …", "2.3.3.3: If `then` is a function, …", "2.3.3.3.1: If/when …", "already-fulfilled",
+        ]) { _ in }
+        let shallow = APlusCase(path: ["2.1.2: When fulfilled, …", "2.1.2.1: When fulfilled, …", "trying to reject"]) {
+            _ in
+        }
+        let threads = APlusCase(path: ["Threads: …", "Settles racing …", "8 threads"]) { _ in }
+        summary.record(deep, outcome: .failed(["x"]))
+        summary.record(deep, outcome: .failed(["x"]))
+        summary.record(shallow, outcome: .passed)
+        summary.record(threads, outcome: .timedOut([]))
+        summary.stop(reason: "the run's deadline (1 s) passed", notRun: 5)
+        for what in APlusSuite.leftOut(clauses: ["2.3.3", "Threads"], options: []) { summary.leaveOut(what) }
+        #expect(summary.deepestFailingClauses.map(\.clause) == ["2.3.3.3.1", "Threads"])
+        #expect(summary.deepestFailingClauses.map(\.failures) == [2, 1])
+        let line = summary.line(title: "Promises/A+ Mutant")
+        #expect(
+            line.hasPrefix(
+                "Promises/A+ Mutant: 1 of 4 passed (2.3.3 0/2 FAILED, 2.1.2 1/1, Threads 0/1 FAILED); deepest failing clauses: 2.3.3.3.1 (2), Threads (1); stopped early, 5 cases not run: the run's deadline (1 s) passed; left out: the 42 cases of 2.3.3 whose thenable has a `then` property"
+            ), "\(line)")
+        #expect(
+            line.hasSuffix(
+                "clauses not selected: 2.1.2, 2.1.3, 2.2.1, 2.2.2, 2.2.3, 2.2.4, 2.2.6, 2.2.7, 2.3.1, 2.3.2, 2.3.4, Additions"
+            ), "\(line)")
+        #expect(!summary.allPassed)
+        #expect(APlusSuite.leftOut(clauses: ["2.3.3"], options: .thenProperties).count == 1)
+    }
+
+    @Test("a run whose deadline passes stops: the case under way times out, and the rest are counted as not run")
+    func stopsAtTheDeadline() async {
+        let kept = PromiseMutex<[CaseContext]>([])
+        let cases = (1...4).map { number in
+            APlusCase(path: ["hangs \(number)"]) { context in kept.withLock { $0.append(context) } }
+        }
+        var outcomes: [CaseOutcome] = []
+        let summary = await APlusSuite.run(cases, timeout: .seconds(600), deadline: .milliseconds(200)) { _, outcome in
+            outcomes.append(outcome)
+        }
+        #expect(summary.run == 1 && summary.notRun == 3, "\(summary)")
+        #expect(summary.stopReason?.hasPrefix("the run's deadline") == true, "\(summary)")
+        #expect(outcomes.first?.failureDescription?.contains("deadline") == true, "\(outcomes)")
+        kept.withLock { $0.removeAll() }
+    }
+
+    /// A library whose callbacks keep arriving after the case ended, 100 per main-queue turn for
+    /// 50 turns (a flood, bounded so that it ends within the test run): the runner stops at the
+    /// first case it starts after the calls pass the limit, and says which case they came into.
+    @Test("a library that keeps calling into a case after it ended stops the run, with the case named")
+    func stopsARunaway() async {
+        let flood = APlusCase(path: ["floods"]) { context in
+            context.done()
+            Self.callBack(into: context, turns: 50, callsPerTurn: 100)
+        }
+        let quiet = (1...20).map { number in APlusCase(path: ["quiet \(number)"]) { $0.done() } }
+        let summary = await APlusSuite.run([flood] + quiet, timeout: longTimeout(.seconds(60)))
+        #expect(APlusSuite.runawayCallsLimit == 1_000)
+        #expect(
+            summary.stopReason?.hasPrefix("the library kept calling into the case \"floods\" after it ended") == true,
+            "\(summary)")
+        #expect(summary.notRun > 0 && summary.run + summary.notRun == 21, "\(summary)")
+        #expect(summary.passed == summary.run, "\(summary)")
+    }
+
+    /// Calls `check(true)` on `context` `callsPerTurn` times per main-queue turn, for `turns` turns.
+    static func callBack(into context: CaseContext, turns: Int, callsPerTurn: Int) {
+        guard turns > 0 else { return }
+        DispatchQueue.main.async {
+            for _ in 0..<callsPerTurn { context.check(true, "") }
+            callBack(into: context, turns: turns - 1, callsPerTurn: callsPerTurn)
+        }
+    }
+
+    @Test(
+        "after three cases in a row time out, the runner stops and counts the rest as not run instead of waiting for each"
+    )
     func givesUpAfterTimeoutsInARow() async {
         // Each body keeps its context alive and never calls done(), as a promise that never
         // settles would: each case times out.
@@ -58,13 +137,10 @@ struct CaseHarnessTests {
         let summary = await APlusSuite.run(cases, timeout: .milliseconds(100)) { _, outcome in outcomes.append(outcome)
         }
         #expect(APlusSuite.consecutiveTimeoutsBeforeGivingUp == 3)
-        #expect(summary.run == 5 && summary.passed == 0)
-        #expect(outcomes.prefix(3).allSatisfy { if case .timedOut = $0 { true } else { false } }, "\(outcomes)")
-        #expect(
-            outcomes.suffix(2).allSatisfy {
-                $0.failureDescription?.hasPrefix("not run: 3 cases in a row timed out") == true
-            },
-            "\(outcomes)")
+        #expect(summary.run == 3 && summary.passed == 0 && summary.notRun == 2)
+        #expect(outcomes.count == 3)
+        #expect(outcomes.allSatisfy { if case .timedOut = $0 { true } else { false } }, "\(outcomes)")
+        #expect(summary.stopReason?.hasPrefix("3 cases in a row timed out") == true, "\(summary)")
         kept.withLock { $0.removeAll() }
     }
 

@@ -48,14 +48,26 @@ struct CaseListTests {
     }
 
     @Test(
-        "the cases this port adds: 12, named apart from the catalog, reported as Additions", arguments: Design.allCases)
+        "the cases this port adds: 18, named apart from the catalog, reported as Additions", arguments: Design.allCases)
     func additions(_ design: Design) {
         let additions = APlusSuite.additions(for: design.adapter)
         let names = additions.map(\.name)
-        #expect(names.count == 12)
-        #expect(Set(names).count == 12)
+        #expect(names.count == 18)
+        #expect(Set(names).count == 18)
         #expect(Set(names).isDisjoint(with: Self.tierANames))
         #expect(additions.allSatisfy { $0.clause == "Additions" })
+    }
+
+    @Test("the cases for several threads: 6, named apart from the rest, reported as Threads, selected by name")
+    func threads() throws {
+        let adapter = Design.fbl.adapter
+        let threads = APlusSuite.threadCases(for: adapter)
+        let names = threads.map(\.name)
+        #expect(names.count == 6 && Set(names).count == 6)
+        #expect(Set(names).isDisjoint(with: Self.tierBNames))
+        #expect(Set(names).isDisjoint(with: APlusSuite.additions(for: adapter).map(\.name)))
+        #expect(threads.allSatisfy { $0.clause == APlusSuite.threadsClause })
+        #expect(try APlusSuite.cases(for: adapter, clauses: [APlusSuite.threadsClause]).map(\.name) == names)
     }
 
     @Test("cases report their clause")
@@ -85,7 +97,10 @@ struct CaseListTests {
 
     @Test("a clause name that selects no case is an error that names it and lists the clauses")
     func unknownClause() {
-        #expect(throws: APlusSuiteError.unknownClauses(["2.2.5", "2.4"], known: APlusSuite.clauses + ["Additions"])) {
+        #expect(
+            throws: APlusSuiteError.unknownClauses(
+                ["2.2.5", "2.4"], known: APlusSuite.clauses + ["Additions", "Threads"])
+        ) {
             try APlusSuite.cases(for: Design.fbl.adapter, clauses: ["2.3.3", "2.2.5", "2.4"])
         }
         #expect(throws: APlusSuiteError.noClauses) { try APlusSuite.cases(for: Design.fbl.adapter, clauses: []) }

@@ -30,6 +30,7 @@ struct ConformanceMatrixTests {
         "2.3.3": "assimilating thenables",
         "2.3.4": "plain values",
         APlusSuite.additionsClause: "cases this port adds (not in promises-aplus-tests)",
+        APlusSuite.threadsClause: "settles and `then`s from several threads at once",
     ]
 
     /// The table, markers included.
@@ -51,6 +52,7 @@ struct ConformanceMatrixTests {
         }
         md += "| **Total** | **\(cases.count)** | " + designs.map { _ in "**\(cases.count)**" }.joined(separator: " | ")
         md += " |\n" + row(APlusSuite.additionsClause, APlusSuite.additions(for: adapter).count)
+        md += row(APlusSuite.threadsClause, APlusSuite.threadCases(for: adapter).count)
         return md + end
     }
 

@@ -43,6 +43,17 @@ enum Defect: Sendable {
     /// Takes a `then` property whose read throws for one that holds no function (`try?`), so it
     /// fulfils with the thenable instead of rejecting with what the read threw.
     case swallowsThrowingThenRead
+    /// Settles in two steps, a check that it is pending and then a store, each under the lock but
+    /// not together, so two settles from two threads can both pass the check. The window between
+    /// the steps is held open until a second settle call arrives (at most 2 s), so that the mutant
+    /// fails every race, where a real one fails now and then.
+    case twoStepSettle
+    /// Lets a second settle overwrite the outcome without calling anyone: only a `then`
+    /// registered afterwards sees the second outcome.
+    case overwritesSilently
+    /// Runs every handler registered so far again whenever a `then` is registered on the settled
+    /// promise.
+    case rerunsHandlersOnLateThen
 }
 
 /// Selects a defect at the type level, so each mutant is its own promise type.
@@ -65,6 +76,9 @@ enum ReplacesThenableReasons: DefectSelector { static let defect = Defect.replac
 enum CallsBackOffMain: DefectSelector { static let defect = Defect.callsBackOffMain }
 enum ReadsThenTwice: DefectSelector { static let defect = Defect.readsThenTwice }
 enum SwallowsThrowingThenRead: DefectSelector { static let defect = Defect.swallowsThrowingThenRead }
+enum TwoStepSettle: DefectSelector { static let defect = Defect.twoStepSettle }
+enum OverwritesSilently: DefectSelector { static let defect = Defect.overwritesSilently }
+enum RerunsHandlersOnLateThen: DefectSelector { static let defect = Defect.rerunsHandlersOnLateThen }
 /// The same defect as ``RecoversOwnThrow`` under a selector of its own, for the runner's test in
 /// another suite: `breakCycles()` takes every mutant of a selector, so two suites that run at the
 /// same time must not share one.
@@ -85,6 +99,10 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
     /// Guards the outcome and the registered callbacks.
     private let state = PromiseMutex(State())
     private var defect: Defect { Selector.defect }
+    /// How many settle calls have arrived, for ``Defect/twoStepSettle``'s window.
+    private let settleCalls = Atomic<Int>(0)
+    /// Signalled by the second settle call, which the first waits for in ``Defect/twoStepSettle``.
+    private let secondSettleCall = DispatchSemaphore(value: 0)
 
     init() {
         MutantTracker.shared.track(self, as: Selector.self)
@@ -183,7 +201,8 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
                 if gate.claim() { reject(error) }
             }
         case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow,
-            .fulfilsWhatItRecovered, .replacesThenableReasons, .callsBackOffMain:
+            .fulfilsWhatItRecovered, .replacesThenableReasons, .callsBackOffMain, .twoStepSettle, .overwritesSilently,
+            .rerunsHandlersOnLateThen:
             callOnce(thenable, resolvePromise: resolve)
         }
     }
@@ -201,20 +220,54 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
     }
 
     private func settle(_ result: Result<PromiseValue, any Error>) {
+        if defect == .twoStepSettle { return settleInTwoSteps(result) }
         let callbacks: [Callback]? = state.withLock { state in
-            if state.result != nil && defect != .settlesTwice { return nil }
+            if state.result != nil && defect != .settlesTwice {
+                if defect == .overwritesSilently { state.result = result }
+                return nil
+            }
             state.result = result
+            guard defect == .synchronousCallbacks else {
+                // A callback only queues its handler, so it runs under the lock: a `then` from
+                // another thread, which sees the outcome only after the lock, queues its handler
+                // after these (2.2.6 across threads).
+                state.callbacks.forEach { $0(result) }
+                return nil
+            }
             return state.callbacks
         }
         callbacks?.forEach { $0(result) }
     }
 
-    private func subscribe(_ callback: @escaping Callback) {
-        let result: Result<PromiseValue, any Error>? = state.withLock { state in
-            state.callbacks.append(callback)
-            return state.result
+    private func settleInTwoSteps(_ result: Result<PromiseValue, any Error>) {
+        let order = settleCalls.add(1, ordering: .sequentiallyConsistent).newValue
+        guard state.withLock({ $0.result == nil }) else { return }
+        // Held open only off the main queue: a single-threaded case settles from the main queue,
+        // whose second settle never comes while the first waits there.
+        if order == 1 && DispatchQueue.getSpecific(key: MutantMainQueue.key) == nil {
+            _ = secondSettleCall.wait(timeout: .now() + 2)
+        } else if order == 2 {
+            secondSettleCall.signal()
         }
-        if let result { callback(result) }
+        let callbacks = state.withLock { state in
+            state.result = result
+            return state.callbacks
+        }
+        callbacks.forEach { $0(result) }
+    }
+
+    private func subscribe(_ callback: @escaping Callback) {
+        let (result, registered) = state.withLock { state in
+            state.callbacks.append(callback)
+            return (state.result, state.callbacks)
+        }
+        guard let result else { return }
+        // Queued after the lock: callbacks of the same thread queue in the order of its `then`s,
+        // and a settle that handed out the earlier ones did so under the lock, before this.
+        if defect == .rerunsHandlersOnLateThen {
+            for earlier in registered.dropLast() { earlier(result) }
+        }
+        callback(result)
     }
 
     func then(
@@ -277,6 +330,16 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
         }
         return next
     }
+}
+
+/// Tells the main queue apart (not the main thread: Swift Testing services the main queue from a
+/// worker thread on Linux).
+enum MutantMainQueue {
+    static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
 }
 
 /// A mutant, as the tracker keeps it.

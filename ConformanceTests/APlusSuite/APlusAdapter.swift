@@ -96,7 +96,7 @@ public struct APlusDeferred<Promise: Sendable>: Sendable {
 ///
 /// Threading: the suite starts every case on the main queue and uses main-queue timers for its
 /// timing windows, so the main queue must be serviced while it runs (Swift Testing does it; so
-/// does an XCTest test while it waits, see ``APlusSuite/run(_:timeout:report:)``). The adapter
+/// does an XCTest test while it waits, see ``APlusSuite/run(_:timeout:deadline:report:)``). The adapter
 /// must have the library run `then`'s callbacks on the main queue (most libraries take a queue
 /// per `then`, or a default queue): the cases check what happened before a callback by writing
 /// it from the main queue, so a callback on another thread would race with those writes. A case

@@ -5,7 +5,7 @@ import Synchronization
 /// One case of the Promises/A+ suite, built for one library's adapter.
 ///
 /// Cases are data, so any runner can use them: the Swift Testing and XCTest runners run them as
-/// tests, and a tool of your own can run them with ``APlusSuite/run(_:timeout:report:)``.
+/// tests, and a tool of your own can run them with ``APlusSuite/run(_:timeout:deadline:report:)``.
 public struct APlusCase: Sendable {
     /// The describe/specify path of the case in promises-aplus-tests, e.g.
     /// `["2.2.2: If `onFulfilled` is a function,", "2.2.2.1: …", "already-fulfilled"]`.
@@ -46,9 +46,16 @@ public struct APlusCase: Sendable {
     ///   is 150 ms.
     /// - Returns: The outcome, with every failure the body recorded.
     public func run(timeout: Duration = APlusCase.defaultTimeout) async -> CaseOutcome {
+        await run(timeout: timeout, watch: { _ in })
+    }
+
+    /// Runs the case, handing `watch` the count of the library's calls into the case after it
+    /// ended, before the body starts, so that a runner can stop a library that keeps calling.
+    func run(timeout: Duration, watch: (LateCallCount) -> Void) async -> CaseOutcome {
         let offMainBefore = adapter.map(MainQueueCheck.count(for:)) ?? 0
         let outcome = await withCheckedContinuation { continuation in
             let context = CaseContext(continuation)
+            watch(context.lateCalls)
             DispatchQueue.main.async { body(context) }
             // The timer is not on the main queue, so a case that blocks the main queue still ends.
             // It holds the context weakly: a strong reference kept each case's context, and all
@@ -89,12 +96,35 @@ public enum CaseOutcome: Sendable, Equatable {
 final class CaseContext: Sendable {
     private struct State {
         var failures: [String] = []
+        /// Failures beyond ``CaseContext/keptFailures``, counted rather than kept, so that a
+        /// library that calls back without end cannot grow a case without bound.
+        var failuresNotKept = 0
         var doneCalls = 0
         var continuation: CheckedContinuation<CaseOutcome, Never>?
+
+        mutating func record(_ message: String, lateCalls: LateCallCount) {
+            if continuation == nil { lateCalls.add() }
+            if failures.count < CaseContext.keptFailures {
+                failures.append(message)
+            } else {
+                failuresNotKept += 1
+            }
+        }
+
+        /// The failures, with a last line that counts those not kept.
+        var reported: [String] {
+            failuresNotKept == 0 ? failures : failures + ["and \(failuresNotKept) more failures"]
+        }
     }
+
+    /// How many failure messages a case keeps.
+    static let keptFailures = 20
 
     /// Guards the recorded failures and whether the case has finished.
     private let state: PromiseMutex<State>
+    /// The calls into the case after it finished, kept apart so that a runner can read them after
+    /// the context is gone.
+    let lateCalls = LateCallCount()
     /// Guards values that one run of a case shares between its parts (the JS suite's
     /// `beforeEach` variables), so runs of the same case never share state.
     private let locals = PromiseMutex<[String: any Sendable]>([:])
@@ -109,13 +139,15 @@ final class CaseContext: Sendable {
         // timer that no longer holds the context.
         let (continuation, failures) = state.withLock { state in
             defer { state.continuation = nil }
-            return (state.continuation, state.failures)
+            return (state.continuation, state.reported)
         }
-        continuation?.resume(
-            returning: .failed(
-                failures + ["released before it finished: every callback that could call done() was dropped"])
-        )
+        continuation?.resume(returning: .failed(failures + [Self.neverSettledMessage]))
     }
+
+    /// Why a case whose context was freed before it finished failed.
+    static let neverSettledMessage =
+        "the promise never settled, and nothing keeps it alive: the library let go of every callback "
+        + "that could still have run (a promise that drops its callbacks, or never stores them)"
 
     /// The value stored under `key` for this run of the case, made by `make` on first use.
     func local<Value: Sendable>(_ key: String, _ make: () -> Value) -> Value {
@@ -130,12 +162,16 @@ final class CaseContext: Sendable {
 
     /// Records a failure; the case fails when it finishes.
     func fail(_ message: String) {
-        state.withLock { $0.failures.append(message) }
+        state.withLock { $0.record(message, lateCalls: lateCalls) }
     }
 
     /// Records a failure unless `condition` holds.
     func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-        if !condition { fail(message()) }
+        if !condition {
+            fail(message())
+        } else {
+            state.withLock { state in if state.continuation == nil { lateCalls.add() } }
+        }
     }
 
     /// Ends the case: it passes unless a failure was recorded.
@@ -158,7 +194,7 @@ final class CaseContext: Sendable {
     func finish(timedOut: Bool) {
         let (continuation, failures) = state.withLock { state in
             defer { state.continuation = nil }
-            return (state.continuation, state.failures)
+            return (state.continuation, state.reported)
         }
         guard let continuation else { return }
         if timedOut {
@@ -214,6 +250,15 @@ final class CaseContext: Sendable {
         guard remaining > 0 else { return block() }
         DispatchQueue.main.async { hop(remaining - 1, then: block) }
     }
+}
+
+/// How often the library's callbacks called into a case (`fail`, `check`, `done`) after it ended.
+final class LateCallCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func add() { count.add(1, ordering: .relaxed) }
+
+    var value: Int { count.load(ordering: .relaxed) }
 }
 
 extension Duration {

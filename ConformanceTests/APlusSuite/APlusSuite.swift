@@ -7,20 +7,23 @@
 /// with ``Options/thenProperties``. Clause 2.2.5 (`this` in handlers) has no meaning for Swift
 /// closures and is left out, as are the JavaScript-only inputs (non-function handlers, falsy
 /// reasons, prototypes).
-/// Twelve cases this port adds run apart (``additions(for:)``), and 42 more of 2.3.3 run when
-/// asked (``Options/thenProperties``: thenables whose `then` is a property, as in JavaScript).
+/// Eighteen cases this port adds run apart (``additions(for:)``), as do six cases for several
+/// threads (``threadCases(for:)``), which a suite for JavaScript, with its one thread, cannot have;
+/// 42 more of 2.3.3 run when asked (``Options/thenProperties``: thenables whose `then` is a
+/// property, as in JavaScript).
 ///
 /// ```swift
 /// let cases = APlusSuite.cases(for: MyAdapter.self)            // the 648
 /// let thenables = try APlusSuite.cases(for: MyAdapter.self, clauses: ["2.3.3"])
 /// let all = APlusSuite.cases(for: MyAdapter.self, options: .thenProperties)   // 690
+/// let threads = APlusSuite.threadCases(for: MyAdapter.self)   // 6
 /// ```
 public enum APlusSuite {
     /// The version of the suite's API (semantic versioning; CHANGELOG.md says what each version
     /// changed). Within a major version, an adapter that compiles keeps compiling, and a library
     /// that passes every case keeps passing; case names, failure messages and the additions may be
     /// refined.
-    public static let version = "1.1.0"
+    public static let version = "1.2.0"
 
     /// What a run adds to the 648 cases.
     public struct Options: OptionSet, Sendable, Hashable {
@@ -59,14 +62,31 @@ public enum APlusSuite {
     }
 
     /// The cases this port adds to the JavaScript suite: a `then(f, r)` whose `r` sees what `f`
-    /// throws (a mistake the 648 catch in 3 cases), and the mirror rule. Their names start with
-    /// the heading `Additions: ...`, so no JS case's name changes, and their clause is
-    /// `Additions`.
+    /// throws (a mistake the 648 catch in 3 cases), the mirror rule, and a `then` registered after
+    /// a second settle attempt or after the handlers ran. Their names start with the heading
+    /// `Additions: ...`, so no JS case's name changes, and their clause is `Additions`.
     public static func additions<Adapter: APlusAdapter>(for adapter: Adapter.Type) -> [APlusCase] {
         let suite = SuiteBuilder<Adapter>(options: [])
         suite.additions()
         return suite.cases
     }
+
+    /// The cases for several threads: settles racing from several threads (fulfil against
+    /// reject, many callers, a thenable or a promise against a settle), and `then` registered from
+    /// several threads while another settles. Every observer, early or late, must be called once,
+    /// all with the same outcome, and the callbacks one thread registered must run in the order it
+    /// registered them. Each case runs 100 rounds on threads of its own; their clause is `Threads`.
+    ///
+    /// The adapter's `deferred`, `resolve`, `reject` and `then` are called from those threads; the
+    /// callbacks must still run on the main queue.
+    public static func threadCases<Adapter: APlusAdapter>(for adapter: Adapter.Type) -> [APlusCase] {
+        let suite = SuiteBuilder<Adapter>(options: [])
+        suite.threads()
+        return suite.cases
+    }
+
+    /// The clause of the cases for several threads.
+    public static let threadsClause = "Threads"
 
     /// The clauses of the 648 cases, in order: `2.1.2` to `2.3.4` (no `2.2.5`).
     public static let clauses = [
@@ -79,8 +99,8 @@ public enum APlusSuite {
     ///
     /// The clauses are the numbers in ``clauses`` (three parts, as the JavaScript suite's files
     /// are) and ``additionsClause``. A shorter name selects every clause under it: `"2.3"` selects
-    /// 2.3.1 to 2.3.4, and `"2.2.6"` selects 2.2.6 only. `"Additions"` selects the twelve cases
-    /// this port adds.
+    /// 2.3.1 to 2.3.4, and `"2.2.6"` selects 2.2.6 only. `"Additions"` selects the eighteen cases
+    /// this port adds, and `"Threads"` the six for several threads.
     ///
     /// - Throws: ``APlusSuiteError/unknownClauses(_:known:)`` for a name that selects no case,
     ///   such as `"2.2.5"` (left out), `"2.4"` or `"2.3.3.1"` (not a clause of its own), and
@@ -90,18 +110,21 @@ public enum APlusSuite {
         clauses names: [String],
         options: Options = []
     ) throws(APlusSuiteError) -> [APlusCase] {
-        let known = clauses + [additionsClause]
+        let known = clauses + [additionsClause, threadsClause]
         let selects = { (name: String, clause: String) in clause == name || clause.hasPrefix(name + ".") }
         guard !names.isEmpty else { throw .noClauses }
         let unknown = names.filter { name in !known.contains { selects(name, $0) } }
         guard unknown.isEmpty else { throw .unknownClauses(unknown, known: known) }
         let wanted = known.filter { clause in names.contains { selects($0, clause) } }
         var cases: [APlusCase] = []
-        if wanted.contains(where: { $0 != additionsClause }) {
+        if wanted.contains(where: { $0 != additionsClause && $0 != threadsClause }) {
             cases += Self.cases(for: adapter, options: options).filter { wanted.contains($0.clause) }
         }
         if wanted.contains(additionsClause) {
             cases += additions(for: adapter)
+        }
+        if wanted.contains(threadsClause) {
+            cases += threadCases(for: adapter)
         }
         return cases
     }

@@ -50,6 +50,100 @@ extension SuiteBuilder {
                     Self.fulfills(with: Fixture.sentinel)(promise2, context)
                 }
             }
+            lateRegistration()
+        }
+    }
+
+    /// A `then` registered late must see the first outcome, and must not run earlier handlers
+    /// again: the JS suite registers no `then` after a second settle attempt, so a promise whose
+    /// second settle overwrites its state without calling anyone passes it, and none after the
+    /// handlers ran, so a promise that runs its whole handler list again for each late `then`
+    /// fails only where a handler counts its calls.
+    private func lateRegistration() {
+        describe(
+            "2.1.2 and 2.1.3 with a late `then`: a `then` registered after a second settle attempt, or after the handlers ran, sees the first outcome, and no earlier handler runs again"
+        ) {
+            for side in [Side.fulfilment, .rejection] {
+                for second in [side, side.opposite] {
+                    specify("registered after an attempt to \(second.verb) the \(side.participle) promise") { context in
+                        let deferred = P.deferred()
+                        _ = Self.then(
+                            deferred.promise, on: side, Self.expectsFirst(side, "the `then` registered first", context))
+                        Self.settle(deferred, side, first: true)
+                        Self.settle(deferred, second, first: false)
+                        _ = Self.then(
+                            deferred.promise, on: side,
+                            Self.expectsFirst(
+                                side, "the `then` registered after the second attempt", context, done: true),
+                            other: Self.wrongSide(side, "the `then` registered after the second attempt", context))
+                    }
+                }
+                specify("registered after the handlers ran, on a \(side.participle) promise") { context in
+                    let deferred = P.deferred()
+                    let firstHandlerCalls = Box(0)
+                    let expectsFirst = Self.expectsFirst(side, "the `then` registered first", context)
+                    _ = Self.then(deferred.promise, on: side) { argument in
+                        let calls = firstHandlerCalls.update { calls -> Int in
+                            calls += 1
+                            return calls
+                        }
+                        context.check(
+                            calls == 1,
+                            "the handler registered first ran again (\(calls) times in all) when a later `then` was registered"
+                        )
+                        guard calls == 1 else { return nil }
+                        context.after(0) {
+                            _ = Self.then(
+                                deferred.promise, on: side,
+                                { argument in
+                                    _ = try expectsFirst(argument)
+                                    context.afterWindow(50) { context.done() }
+                                    return nil
+                                }, other: Self.wrongSide(side, "the `then` registered after the handlers ran", context))
+                        }
+                        return try expectsFirst(argument)
+                    }
+                    Self.settle(deferred, side, first: true)
+                }
+            }
+        }
+    }
+
+    /// Settles `deferred` on `side` with the sentinel (`first`) or with `other`.
+    static func settle(_ deferred: APlusDeferred<P>, _ side: Side, first: Bool) {
+        if side.isFulfilment {
+            deferred.resolve(first ? Fixture.sentinel : Fixture.other)
+        } else {
+            deferred.reject(first ? Fixture.sentinelError : Fixture.otherError)
+        }
+    }
+
+    /// A handler that checks it got the first outcome of `side` (the sentinel), and ends the case
+    /// when `done`.
+    static func expectsFirst(
+        _ side: Side, _ name: String, _ context: CaseContext, done: Bool = false
+    ) -> SideHandler {
+        { argument in
+            let isFirst =
+                side.isFulfilment
+                ? (argument as? Marker) === Fixture.sentinel : (argument as? MarkerError) === Fixture.sentinelError
+            context.check(
+                isFirst,
+                "\(name) was called with \(describeArgument(argument)), expected the first \(side.noun), with the sentinel"
+            )
+            if done { context.done() }
+            return nil
+        }
+    }
+
+    /// A handler for the side that must not be called: records the failure and ends the case.
+    static func wrongSide(_ side: Side, _ name: String, _ context: CaseContext) -> SideHandler {
+        { argument in
+            context.fail(
+                "\(name) saw \(side.opposite.participle == "fulfilled" ? "a fulfilment" : "a rejection") "
+                    + "with \(describeArgument(argument)), after the promise was \(side.participle) first")
+            context.done()
+            return nil
         }
     }
 }

@@ -23,11 +23,13 @@ extension APlusSuite {
     /// - Parameters:
     ///   - adapter: The adapter that drives the library under test.
     ///   - clauses: The clauses to run (see `APlusSuite.cases(for:clauses:options:)`); `nil` runs the
-    ///     648 cases and the twelve additions.
+    ///     648 cases, the cases `options` adds, the eighteen additions and the six cases for
+    ///     several threads.
     ///   - options: The cases to add to the 648 (`APlusSuite.Options`), such as the cases whose
     ///     thenables have a `then` property.
     ///   - title: The summary line's title.
     ///   - timeout: How long one case may take.
+    ///   - deadline: How long the whole run may take; the run then stops, saying so.
     ///   - sourceLocation: Where the issues of failing cases are recorded; the caller's by default.
     /// - Returns: Passed and run cases per clause.
     /// - Throws: `APlusSuiteError` for a clause name that selects no case or an empty list of
@@ -39,9 +41,12 @@ extension APlusSuite {
         options: Options = [],
         title: String = "Promises/A+",
         timeout: Duration = APlusCase.defaultTimeout,
+        deadline: Duration = APlusSuite.defaultDeadline,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws(APlusSuiteError) -> APlusSummary {
-        try await run(adapter, clauses: clauses, options: options, title: title, timeout: timeout) { failure in
+        try await run(
+            adapter, clauses: clauses, options: options, title: title, timeout: timeout, deadline: deadline
+        ) { failure in
             Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
         }
     }

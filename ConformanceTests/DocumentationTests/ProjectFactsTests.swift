@@ -233,7 +233,7 @@ struct ProjectFactsTests {
         table += [code, tests, adapter].joined(separator: "\n") + "\n\n"
         table += "Shared by the designs and counted in none: `PromiseRuntime`, \(runtime.code) / \(runtime.all) "
         table += "lines in \(runtime.files) files; `SharedPromiseTypes`, \(shared.code) / \(shared.all) in "
-        table += "\(shared.files). Every design also passes the 702 Promises/A+ cases and the reliability "
+        table += "\(shared.files). Every design also passes the 714 Promises/A+ cases and the reliability "
         table += "tests, run for each registered design.\n\n"
         table += "Around them, for scale: the designs together are \(designsCode) code lines; `ConformanceTests/` "
         table += "(the Promises/A+ suite, the registry, every test) \(suite.code) / \(suite.all) in \(suite.files) "

@@ -1,0 +1,296 @@
+// Cases this port adds for what a single-threaded suite cannot reach: settles that race from
+// several threads, and `then` called from several threads while another settles. JavaScript has
+// one thread, so promises-aplus-tests has no such case; a Swift promise is settled and observed
+// from any thread, and "first settle wins" written as a check and then a store (two steps) passes
+// every single-threaded case.
+//
+// Each case runs rounds on threads of its own, started together at a gate, and checks what the
+// observers saw. A correct library passes whatever the interleaving; a broken one fails when
+// its window is hit, which takes some rounds, so the cases run several.
+
+import Dispatch
+import Foundation
+import PromiseRuntime
+
+extension SuiteBuilder {
+    /// The heading of every case for several threads; ``APlusCase/clause`` reports them as
+    /// `Threads`.
+    static var threadsHeading: String {
+        "Threads: cases this port adds for settles and `then`s from several threads at once"
+    }
+
+    /// How many rounds each case runs: enough to hit a two-step settle on 2 loaded cores (a
+    /// stress test found one in under a second), few enough that the six cases take about a second on 2 cores.
+    static var threadRounds: Int { 100 }
+
+    func threads() {
+        describe(Self.threadsHeading) {
+            describe(
+                "Settles racing from several threads: every observer, registered before or after, is called once, and all see the same outcome, one of those attempted"
+            ) {
+                for race in SettleRace.all {
+                    specify(race.name) { context in
+                        Self.onOwnThread { Self.runRounds(context) { round in Self.raceSettles(race, round, context) } }
+                    }
+                }
+            }
+            describe(
+                "`then` from several threads while another thread settles: every callback is called once, all see the same outcome, and the callbacks one thread registered run in the order it registered them"
+            ) {
+                for side in [Side.fulfilment, .rejection] {
+                    specify("3 threads registering 8 `then`s each while a fourth \(side.verb)s") { context in
+                        Self.onOwnThread {
+                            Self.runRounds(context) { round in Self.registerWhileSettling(side, round, context) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One way of racing settles: what each racing thread calls.
+    struct SettleRace: Sendable {
+        let name: String
+        let racers: Int
+        /// The attempt racer `index` makes: a settle of the deferred, and the outcome it would give.
+        let attempt: @Sendable (_ index: Int) -> Attempt
+
+        static var all: [SettleRace] {
+            [
+                SettleRace(name: "fulfil against reject, 2 threads each way", racers: 4) { index in
+                    index % 2 == 0 ? .fulfil(Marker("fulfilment \(index)")) : .reject(MarkerError("rejection \(index)"))
+                },
+                SettleRace(name: "8 threads fulfilling with different values", racers: 8) { index in
+                    .fulfil(Marker("fulfilment \(index)"))
+                },
+                SettleRace(name: "resolve with a thenable that calls back at once, against reject", racers: 4) {
+                    index in
+                    index % 2 == 0
+                        ? .resolveWithThenable(Marker("thenable's value \(index)"))
+                        : .reject(MarkerError("rejection \(index)"))
+                },
+                SettleRace(name: "resolve with a fulfilled promise of the library, against fulfil", racers: 4) {
+                    index in
+                    index % 2 == 0
+                        ? .resolveWithPromise(Marker("promise's value \(index)"))
+                        : .fulfil(Marker("fulfilment \(index)"))
+                },
+            ]
+        }
+    }
+
+    /// What one racing thread does to the deferred.
+    enum Attempt: Sendable {
+        case fulfil(Marker)
+        case reject(MarkerError)
+        case resolveWithThenable(Marker)
+        case resolveWithPromise(Marker)
+
+        /// The identity of the object the promise's observers see if this attempt wins.
+        var outcome: ObjectIdentifier {
+            switch self {
+            case .fulfil(let marker), .resolveWithThenable(let marker), .resolveWithPromise(let marker):
+                ObjectIdentifier(marker)
+            case .reject(let error): ObjectIdentifier(error)
+            }
+        }
+
+        func make(on deferred: APlusDeferred<P>) {
+            switch self {
+            case .fulfil(let marker): deferred.resolve(marker)
+            case .reject(let error): deferred.reject(error)
+            case .resolveWithThenable(let marker): deferred.resolve(ScriptedThenable { resolve, _ in resolve(marker) })
+            case .resolveWithPromise(let marker): deferred.resolve(P.resolved(marker))
+            }
+        }
+    }
+
+    /// Races `race`'s attempts on one new promise, with observers registered before the race and
+    /// one after it; returns whether the round passed.
+    static func raceSettles(_ race: SettleRace, _ round: Int, _ context: CaseContext) -> Bool {
+        let deferred = P.deferred()
+        let attempts = (0..<race.racers).map(race.attempt)
+        let log = ObserverLog(context: context, round: round)
+        for observer in 0..<3 { log.observe(deferred.promise, as: "observer \(observer), registered before the race") }
+        guard onThreads(race.racers, context, { attempts[$0].make(on: deferred) }) else { return false }
+        log.observe(deferred.promise, as: "the observer registered after every settle call returned")
+        guard log.waitForEveryObserver() else { return false }
+        return log.checkOneOutcome(among: attempts.map(\.outcome))
+    }
+
+    /// Registers 8 callbacks from each of 3 threads while a fourth settles the promise on `side`;
+    /// returns whether the round passed.
+    static func registerWhileSettling(_ side: Side, _ round: Int, _ context: CaseContext) -> Bool {
+        let deferred = P.deferred()
+        let value = Marker("the value")
+        let reason = MarkerError("the reason")
+        let log = ObserverLog(context: context, round: round)
+        let registrars = 3
+        let perThread = 8
+        let settled = onThreads(registrars + 1, context) { index in
+            guard index < registrars else {
+                return side.isFulfilment ? deferred.resolve(value) : deferred.reject(reason)
+            }
+            for number in 0..<perThread {
+                log.observe(deferred.promise, as: "callback \(number) of thread \(index)", thread: index)
+            }
+        }
+        guard settled, log.waitForEveryObserver() else { return false }
+        let outcome = side.isFulfilment ? ObjectIdentifier(value) : ObjectIdentifier(reason)
+        return log.checkOneOutcome(among: [outcome]) && log.checkOrderPerThread()
+    }
+
+    /// Runs `round` up to ``threadRounds`` times, stopping at the first that fails, then ends the
+    /// case. Runs off the main queue: the callbacks it waits for run there.
+    static func runRounds(_ context: CaseContext, _ round: (Int) -> Bool) {
+        for number in 1...threadRounds where !round(number) { break }
+        context.done()
+    }
+
+    /// Runs `body` on a thread of its own, so that a case's rounds never hold the main queue or
+    /// a thread of Dispatch's pool.
+    static func onOwnThread(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = "Promises/A+ Threads case"
+        thread.start()
+    }
+
+    /// Runs `body(index)` for each index on `count` threads of their own, all released at once
+    /// from a gate, and returns when every call returned; fails the case if one has not returned
+    /// after 10 s.
+    static func onThreads(_ count: Int, _ context: CaseContext, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+        let ready = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        for index in 0..<count {
+            finished.enter()
+            Thread {
+                ready.signal()
+                gate.wait()
+                body(index)
+                finished.leave()
+            }.start()
+        }
+        for _ in 0..<count { ready.wait() }
+        for _ in 0..<count { gate.signal() }
+        guard finished.wait(timeout: .now() + 10) == .success else {
+            context.fail("a call to the library from one of \(count) threads had not returned after 10 s (a deadlock?)")
+            return false
+        }
+        return true
+    }
+}
+
+/// What the observers of one round saw: which outcome each was called with, how often, and in
+/// which order, with the thread that registered it.
+final class ObserverLog: Sendable {
+    private struct Call {
+        let observer: Int
+        /// The identity of the value or reason the observer was called with.
+        let outcome: ObjectIdentifier?
+        let described: String
+    }
+
+    private struct State {
+        var names: [String] = []
+        var threads: [Int?] = []
+        var calls: [Call] = []
+    }
+
+    private let context: CaseContext
+    private let round: Int
+    /// Every observer leaves it on its first call.
+    private let everyObserverCalled = DispatchGroup()
+    /// Guards the observers' names and threads and the calls in the order they came.
+    private let state = PromiseMutex(State())
+
+    init(context: CaseContext, round: Int) {
+        self.context = context
+        self.round = round
+    }
+
+    /// Registers an observer named `name` on `promise`; `thread` is the registering thread, for
+    /// the order check.
+    func observe<Adapter: APlusAdapter>(_ promise: SuitePromise<Adapter>, as name: String, thread: Int? = nil) {
+        let observer = state.withLock { state in
+            state.names.append(name)
+            state.threads.append(thread)
+            return state.names.count - 1
+        }
+        everyObserverCalled.enter()
+        _ = promise.then(
+            onFulfilled: { value in
+                self.record(observer, value.map { ObjectIdentifier($0 as AnyObject) }, "fulfilled with \(show(value))")
+                return nil
+            },
+            onRejected: { reason in
+                self.record(observer, ObjectIdentifier(reason as AnyObject), "rejected with \(reason)")
+                return nil
+            }
+        )
+    }
+
+    private func record(_ observer: Int, _ outcome: ObjectIdentifier?, _ described: String) {
+        let (earlier, name) = state.withLock { state in
+            let earlier = state.calls.filter { $0.observer == observer }
+            state.calls.append(Call(observer: observer, outcome: outcome, described: described))
+            return (earlier, state.names[observer])
+        }
+        if let first = earlier.first {
+            context.fail(
+                "round \(round): \(name) was called \(earlier.count + 1) times: \(first.described), then \(described)")
+        } else {
+            everyObserverCalled.leave()
+        }
+    }
+
+    /// Waits until every observer has been called once; fails the case if one has not after 10 s.
+    func waitForEveryObserver() -> Bool {
+        guard everyObserverCalled.wait(timeout: .now() + 10) == .success else {
+            let missing = state.withLock { state in
+                state.names.indices.filter { index in !state.calls.contains { $0.observer == index } }
+                    .map { state.names[$0] }
+            }
+            context.fail(
+                "round \(round): after 10 s, \(missing.count) observers had not been called: "
+                    + missing.prefix(3).joined(separator: "; "))
+            return false
+        }
+        return true
+    }
+
+    /// Checks that every observer saw the same outcome, one of `attempted`.
+    func checkOneOutcome(among attempted: [ObjectIdentifier]) -> Bool {
+        let (calls, names) = state.withLock { ($0.calls, $0.names) }
+        guard let first = calls.first else { return true }
+        if let differing = calls.first(where: { $0.outcome != first.outcome }) {
+            context.fail(
+                "round \(round): the observers saw different outcomes: \(names[first.observer]) was \(first.described), "
+                    + "\(names[differing.observer]) was \(differing.described)")
+            return false
+        }
+        guard let outcome = first.outcome, attempted.contains(outcome) else {
+            context.fail("round \(round): the promise was \(first.described), which no settle call attempted")
+            return false
+        }
+        return true
+    }
+
+    /// Checks that the callbacks each thread registered ran in the order it registered them
+    /// (Promises/A+ 2.2.6, per originating thread).
+    func checkOrderPerThread() -> Bool {
+        let (calls, names, threads) = state.withLock { ($0.calls, $0.names, $0.threads) }
+        var lastObserver: [Int: Int] = [:]
+        for call in calls {
+            guard let thread = threads[call.observer] else { continue }
+            if let last = lastObserver[thread], last > call.observer {
+                context.fail(
+                    "round \(round): \(names[call.observer]) ran after \(names[last]), which the same thread registered after it"
+                )
+                return false
+            }
+            lastObserver[thread] = call.observer
+        }
+        return true
+    }
+}
