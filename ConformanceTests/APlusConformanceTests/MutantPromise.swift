@@ -54,6 +54,11 @@ enum Defect: Sendable {
     /// Runs every handler registered so far again whenever a `then` is registered on the settled
     /// promise.
     case rerunsHandlersOnLateThen
+    /// Hands out the callbacks registered before a settle from another thread after the settle
+    /// returned, so that a `then` registered meanwhile, which sees the outcome, queues its
+    /// callback before them (2.2.6 across threads). The hand-out waits for such a `then` (at
+    /// most 2 s), so that the mutant fails every time, where a real one fails now and then.
+    case handsOutLate
 }
 
 /// Selects a defect at the type level, so each mutant is its own promise type.
@@ -79,6 +84,7 @@ enum SwallowsThrowingThenRead: DefectSelector { static let defect = Defect.swall
 enum TwoStepSettle: DefectSelector { static let defect = Defect.twoStepSettle }
 enum OverwritesSilently: DefectSelector { static let defect = Defect.overwritesSilently }
 enum RerunsHandlersOnLateThen: DefectSelector { static let defect = Defect.rerunsHandlersOnLateThen }
+enum HandsOutLate: DefectSelector { static let defect = Defect.handsOutLate }
 /// The same defect as ``RecoversOwnThrow`` under a selector of its own, for the runner's test in
 /// another suite: `breakCycles()` takes every mutant of a selector, so two suites that run at the
 /// same time must not share one.
@@ -103,6 +109,8 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
     private let settleCalls = Atomic<Int>(0)
     /// Signalled by the second settle call, which the first waits for in ``Defect/twoStepSettle``.
     private let secondSettleCall = DispatchSemaphore(value: 0)
+    /// Signalled by a `then` on the settled promise, which ``Defect/handsOutLate`` waits for.
+    private let lateThen = DispatchSemaphore(value: 0)
 
     init() {
         MutantTracker.shared.track(self, as: Selector.self)
@@ -202,7 +210,7 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
             }
         case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow,
             .fulfilsWhatItRecovered, .replacesThenableReasons, .callsBackOffMain, .twoStepSettle, .overwritesSilently,
-            .rerunsHandlersOnLateThen:
+            .rerunsHandlersOnLateThen, .handsOutLate:
             callOnce(thenable, resolvePromise: resolve)
         }
     }
@@ -227,7 +235,7 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
                 return nil
             }
             state.result = result
-            guard defect == .synchronousCallbacks else {
+            guard defect == .synchronousCallbacks || defect == .handsOutLate else {
                 // A callback only queues its handler, so it runs under the lock: a `then` from
                 // another thread, which sees the outcome only after the lock, queues its handler
                 // after these (2.2.6 across threads).
@@ -236,7 +244,15 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
             }
             return state.callbacks
         }
-        callbacks?.forEach { $0(result) }
+        guard let callbacks else { return }
+        if defect == .handsOutLate && DispatchQueue.getSpecific(key: MutantMainQueue.key) == nil {
+            DispatchQueue.global().async {
+                _ = self.lateThen.wait(timeout: .now() + 2)
+                callbacks.forEach { $0(result) }
+            }
+        } else {
+            callbacks.forEach { $0(result) }
+        }
     }
 
     private func settleInTwoSteps(_ result: Result<PromiseValue, any Error>) {
@@ -262,6 +278,7 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
             return (state.result, state.callbacks)
         }
         guard let result else { return }
+        if defect == .handsOutLate { lateThen.signal() }
         // Queued after the lock: callbacks of the same thread queue in the order of its `then`s,
         // and a settle that handed out the earlier ones did so under the lock, before this.
         if defect == .rerunsHandlersOnLateThen {

@@ -343,6 +343,20 @@ extension MutationTests {
         #expect(late.failures.allSatisfy { $0.contains("after an attempt to") }, "\(late.failures)")
     }
 
+    static let thenFromThreads =
+        "Threads: cases this port adds for settles and `then`s from several threads at once > `then` from several threads"
+
+    @Test("handing out the callbacks after a settle from another thread returned fails both `then`-from-threads cases")
+    func handsOutLate() async throws {
+        let result = try await Self.run(
+            MutantPromise<HandsOutLate>.self, clause: APlusSuite.threadsClause, prefix: Self.thenFromThreads)
+        #expect(result.ran == 2)
+        #expect(result.failures.count == 2, "\(result.failures)")
+        #expect(
+            result.failures.allSatisfy { $0.contains("which the same thread registered after it") },
+            "\(result.failures)")
+    }
+
     @Test("running the handlers again for each late `then` fails the 2 late-`then` cases after the handlers ran")
     func rerunsHandlersOnLateThen() async throws {
         let late = try await Self.run(

@@ -38,7 +38,9 @@ extension SuiteBuilder {
                 "`then` from several threads while another thread settles: every callback is called once, all see the same outcome, and the callbacks one thread registered run in the order it registered them"
             ) {
                 for side in [Side.fulfilment, .rejection] {
-                    specify("3 threads registering 8 `then`s each while a fourth \(side.verb)s") { context in
+                    specify(
+                        "3 threads registering 8 `then`s each, 4 before a fourth thread \(side.verb)s, 2 while it does, 2 after"
+                    ) { context in
                         Self.onOwnThread {
                             Self.runRounds(context) { round in Self.registerWhileSettling(side, round, context) }
                         }
@@ -118,8 +120,10 @@ extension SuiteBuilder {
         return log.checkOneOutcome(among: attempts.map(\.outcome))
     }
 
-    /// Registers 8 callbacks from each of 3 threads while a fourth settles the promise on `side`;
-    /// returns whether the round passed.
+    /// Registers 8 callbacks from each of 3 threads, while a fourth settles the promise on `side`:
+    /// each registers 4, then the settle starts; each registers 2 more at once, racing it, and the
+    /// last 2 once the settle call has returned. So every thread has callbacks from before and
+    /// after the settle, whatever the interleaving; returns whether the round passed.
     static func registerWhileSettling(_ side: Side, _ round: Int, _ context: CaseContext) -> Bool {
         let deferred = P.deferred()
         let value = Marker("the value")
@@ -127,13 +131,25 @@ extension SuiteBuilder {
         let log = ObserverLog(context: context, round: round)
         let registrars = 3
         let perThread = 8
+        let firstHalfRegistered = DispatchSemaphore(value: 0)
+        let settleReturned = DispatchGroup()
+        settleReturned.enter()
         let settled = onThreads(registrars + 1, context) { index in
             guard index < registrars else {
-                return side.isFulfilment ? deferred.resolve(value) : deferred.reject(reason)
+                for _ in 0..<registrars { firstHalfRegistered.wait() }
+                side.isFulfilment ? deferred.resolve(value) : deferred.reject(reason)
+                return settleReturned.leave()
             }
-            for number in 0..<perThread {
-                log.observe(deferred.promise, as: "callback \(number) of thread \(index)", thread: index)
+            func register(_ numbers: Range<Int>) {
+                for number in numbers {
+                    log.observe(deferred.promise, as: "callback \(number) of thread \(index)", thread: index)
+                }
             }
+            register(0..<perThread / 2)
+            firstHalfRegistered.signal()
+            register(perThread / 2..<perThread * 3 / 4)
+            _ = settleReturned.wait(timeout: .now() + 10)
+            register(perThread * 3 / 4..<perThread)
         }
         guard settled, log.waitForEveryObserver() else { return false }
         let outcome = side.isFulfilment ? ObjectIdentifier(value) : ObjectIdentifier(reason)
