@@ -79,6 +79,14 @@ struct CaseHarnessTests {
         #expect(APlusSuite.leftOut(clauses: ["2.3.3"], options: .thenProperties).count == 1)
     }
 
+    @Test("an adapter that hands property thenables over unchanged is told that .thenProperties checks nothing")
+    func defaultPropertyThenableIsNamed() {
+        // NonErrorThenableReasons keeps the default `propertyThenable(_:)`; the mutant's adapter
+        // wraps the suite's thenable in one of its library's own.
+        #expect(APlusSuite.handsPropertyThenablesOverUnchanged(NonErrorThenableReasons.self))
+        #expect(!APlusSuite.handsPropertyThenablesOverUnchanged(MutantAdapter<Correct>.self))
+    }
+
     @Test("a run whose deadline passes stops: the case under way times out, and the rest are counted as not run")
     func stopsAtTheDeadline() async {
         let kept = PromiseMutex<[CaseContext]>([])

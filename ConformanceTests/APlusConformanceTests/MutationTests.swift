@@ -367,3 +367,21 @@ extension MutationTests {
         #expect(late.failures.allSatisfy { $0.contains("ran again") }, "\(late.failures)")
     }
 }
+
+extension MutationTests {
+    /// A value type has no identity, so the observers of one outcome compare its description: a
+    /// library that fulfils with the thenable (the adapter's struct around it) is told so, not
+    /// that its observers saw different outcomes (what a boxed identity said before).
+    @Test("fulfilling with a thenable fails the two races that resolve with one, saying no settle call attempted that")
+    func ignoresThenablesInThreads() async throws {
+        let result = try await Self.run(MutantPromise<IgnoresThenables>.self, clause: APlusSuite.threadsClause)
+        #expect(result.ran == 6)
+        // Resolving with a thenable, and with a promise of the library, which is one too.
+        #expect(result.failures.count == 2, "\(result.failures)")
+        #expect(
+            result.failures.allSatisfy {
+                ($0.contains("resolve with a thenable") || $0.contains("resolve with a fulfilled promise"))
+                    && $0.contains("which no settle call attempted")
+            }, "\(result.failures)")
+    }
+}

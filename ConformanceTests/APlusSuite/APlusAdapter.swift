@@ -101,7 +101,11 @@ public struct APlusDeferred<Promise: Sendable>: Sendable {
 /// per `then`, or a default queue): the cases check what happened before a callback by writing
 /// it from the main queue, so a callback on another thread would race with those writes. A case
 /// in which a callback runs off the main queue fails with a message that says so. Callbacks
-/// must never run before `then` returns (Promises/A+ 2.2.4).
+/// must never run before `then` returns (Promises/A+ 2.2.4). The cases for several threads
+/// (``APlusSuite/threadCases(for:)``) call ``deferred()``, `resolve`, `reject` and
+/// ``then(_:onFulfilled:onRejected:)`` from threads of their own, several at once; the callbacks
+/// still run on the main queue. A library that calls back on a queue of its own can still run
+/// the suite: "Writing an adapter" shows how.
 public protocol APlusAdapter: SendableMetatype {
     /// The library's promise type. The suite captures promises in `@Sendable` closures; wrap a
     /// promise type that is not `Sendable` in a box of your own.

@@ -80,12 +80,17 @@ public enum CaseOutcome: Sendable, Equatable {
     /// Whether the case passed.
     public var passed: Bool { self == .passed }
 
+    /// Why a case times out, in the library's terms.
+    static let timedOutMessage =
+        "timed out: the promise never settled, though the library still holds a callback that could end the case "
+        + "(a promise that waits for itself, for a thenable that never calls back, or whose callbacks never run?)"
+
     /// What went wrong, in one line, or `nil` for a case that passed.
     public var failureDescription: String? {
         switch self {
         case .passed: return nil
         case .failed(let failures): return failures.joined(separator: "; ")
-        case .timedOut(let failures): return (["timed out"] + failures).joined(separator: "; ")
+        case .timedOut(let failures): return ([Self.timedOutMessage] + failures).joined(separator: "; ")
         }
     }
 }

@@ -116,6 +116,12 @@ extension APlusSuite {
             if let failure = outcome.failureDescription { recordFailure("\(aplusCase.name): \(failure)") }
         }
         for what in leftOut(clauses: Set(cases.map(\.clause)), options: options) { summary.leaveOut(what) }
+        if options.contains(.thenProperties) && handsPropertyThenablesOverUnchanged(adapter) {
+            summary.leaveOut(
+                "what the 42 cases of `.thenProperties` check: the adapter hands the suite's property thenables "
+                    + "over unchanged (the default `propertyThenable(_:)`), so the library fulfils with them; "
+                    + "implement `propertyThenable(_:)` (Writing an adapter), or drop the option")
+        }
         if let reason = summary.stopReason {
             recordFailure("the run stopped early, with \(summary.notRun) cases not run: \(reason)")
         }
@@ -139,6 +145,14 @@ extension APlusSuite {
             leftOut.append("clauses not selected: " + notSelected.joined(separator: ", "))
         }
         return leftOut
+    }
+
+    /// Whether `adapter` hands a property thenable over as it is, as the default
+    /// ``APlusAdapter/propertyThenable(_:)`` does: its library then cannot receive one.
+    static func handsPropertyThenablesOverUnchanged<Adapter: APlusAdapter>(_: Adapter.Type) -> Bool {
+        let probe = ScriptedPropertyThenable { _ in nil }
+        guard let handed = Adapter.propertyThenable(probe), type(of: handed as Any) is AnyClass else { return false }
+        return (handed as AnyObject) === probe
     }
 
     /// How many cases in a row may time out before ``run(_:timeout:deadline:report:)`` gives up

@@ -12,6 +12,11 @@ import Dispatch
 import Foundation
 import PromiseRuntime
 
+/// How long a round waits, in seconds, for a call to return or a callback to run: longer than the
+/// main queue stalls under a loaded test run (16 s has been seen), so that the case's own
+/// timeout, not a round, ends a case whose library is merely slow.
+let threadRoundWaitSeconds = 60
+
 extension SuiteBuilder {
     /// The heading of every case for several threads; ``APlusCase/clause`` reports them as
     /// `Threads`.
@@ -148,7 +153,7 @@ extension SuiteBuilder {
             register(0..<perThread / 2)
             firstHalfRegistered.signal()
             register(perThread / 2..<perThread * 3 / 4)
-            _ = settleReturned.wait(timeout: .now() + 10)
+            _ = settleReturned.wait(timeout: .now() + .seconds(threadRoundWaitSeconds))
             register(perThread * 3 / 4..<perThread)
         }
         guard settled, log.waitForEveryObserver() else { return false }
@@ -173,7 +178,7 @@ extension SuiteBuilder {
 
     /// Runs `body(index)` for each index on `count` threads of their own, all released at once
     /// from a gate, and returns when every call returned; fails the case if one has not returned
-    /// after 10 s.
+    /// after ``threadRoundWaitSeconds`` seconds.
     static func onThreads(_ count: Int, _ context: CaseContext, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
         let ready = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
@@ -189,11 +194,28 @@ extension SuiteBuilder {
         }
         for _ in 0..<count { ready.wait() }
         for _ in 0..<count { gate.signal() }
-        guard finished.wait(timeout: .now() + 10) == .success else {
-            context.fail("a call to the library from one of \(count) threads had not returned after 10 s (a deadlock?)")
+        guard finished.wait(timeout: .now() + .seconds(threadRoundWaitSeconds)) == .success else {
+            context.fail(
+                "a call to the library from one of \(count) threads had not returned after \(threadRoundWaitSeconds) s (a deadlock?)"
+            )
             return false
         }
         return true
+    }
+}
+
+/// What an observer was called with, compared by identity for an object and by description for
+/// anything else: a value type has no identity (each boxing of it would make a new one).
+enum OutcomeKey: Hashable {
+    case object(ObjectIdentifier)
+    case other(String)
+
+    init(_ value: Any?) {
+        if let value, type(of: value as Any) is AnyClass {
+            self = .object(ObjectIdentifier(value as AnyObject))
+        } else {
+            self = .other(value.map { String(reflecting: $0) } ?? "nil")
+        }
     }
 }
 
@@ -202,8 +224,8 @@ extension SuiteBuilder {
 final class ObserverLog: Sendable {
     private struct Call {
         let observer: Int
-        /// The identity of the value or reason the observer was called with.
-        let outcome: ObjectIdentifier?
+        /// The value or reason the observer was called with.
+        let outcome: OutcomeKey
         let described: String
     }
 
@@ -236,17 +258,17 @@ final class ObserverLog: Sendable {
         everyObserverCalled.enter()
         _ = promise.then(
             onFulfilled: { value in
-                self.record(observer, value.map { ObjectIdentifier($0 as AnyObject) }, "fulfilled with \(show(value))")
+                self.record(observer, OutcomeKey(value), "fulfilled with \(show(value))")
                 return nil
             },
             onRejected: { reason in
-                self.record(observer, ObjectIdentifier(reason as AnyObject), "rejected with \(reason)")
+                self.record(observer, OutcomeKey(reason), "rejected with \(reason)")
                 return nil
             }
         )
     }
 
-    private func record(_ observer: Int, _ outcome: ObjectIdentifier?, _ described: String) {
+    private func record(_ observer: Int, _ outcome: OutcomeKey, _ described: String) {
         let (earlier, name) = state.withLock { state in
             let earlier = state.calls.filter { $0.observer == observer }
             state.calls.append(Call(observer: observer, outcome: outcome, described: described))
@@ -260,15 +282,16 @@ final class ObserverLog: Sendable {
         }
     }
 
-    /// Waits until every observer has been called once; fails the case if one has not after 10 s.
+    /// Waits until every observer has been called once; fails the case if one has not after
+    /// ``threadRoundWaitSeconds`` seconds.
     func waitForEveryObserver() -> Bool {
-        guard everyObserverCalled.wait(timeout: .now() + 10) == .success else {
+        guard everyObserverCalled.wait(timeout: .now() + .seconds(threadRoundWaitSeconds)) == .success else {
             let missing = state.withLock { state in
                 state.names.indices.filter { index in !state.calls.contains { $0.observer == index } }
                     .map { state.names[$0] }
             }
             context.fail(
-                "round \(round): after 10 s, \(missing.count) observers had not been called: "
+                "round \(round): after \(threadRoundWaitSeconds) s, \(missing.count) observers had not been called: "
                     + missing.prefix(3).joined(separator: "; "))
             return false
         }
@@ -285,7 +308,7 @@ final class ObserverLog: Sendable {
                     + "\(names[differing.observer]) was \(differing.described)")
             return false
         }
-        guard let outcome = first.outcome, attempted.contains(outcome) else {
+        guard case .object(let outcome) = first.outcome, attempted.contains(outcome) else {
             context.fail("round \(round): the promise was \(first.described), which no settle call attempted")
             return false
         }
