@@ -94,13 +94,34 @@ struct CaseHarnessTests {
             APlusCase(path: ["hangs \(number)"]) { context in kept.withLock { $0.append(context) } }
         }
         var outcomes: [CaseOutcome] = []
-        let summary = await APlusSuite.run(cases, timeout: .seconds(600), deadline: .milliseconds(200)) { _, outcome in
+        // A deadline long enough that the first case always starts before it passes.
+        let summary = await APlusSuite.run(cases, timeout: .seconds(600), deadline: .seconds(2)) { _, outcome in
             outcomes.append(outcome)
         }
         #expect(summary.run == 1 && summary.notRun == 3, "\(summary)")
         #expect(summary.stopReason?.hasPrefix("the run's deadline") == true, "\(summary)")
         #expect(outcomes.first?.failureDescription?.contains("deadline") == true, "\(outcomes)")
+        #expect(outcomes.count == 1)
         kept.withLock { $0.removeAll() }
+    }
+
+    /// A case for several threads waits on its own threads for the library; once the case has
+    /// ended (it timed out), those waits give up at once instead of calling the library further
+    /// while later cases run.
+    @Test("a thread case's wait gives up as soon as its case has ended")
+    func threadWaitsEndWithTheirCase() async {
+        let kept = PromiseMutex<CaseContext?>(nil)
+        let aCase = APlusCase(path: ["hangs"]) { context in kept.withLock { $0 = context } }
+        #expect(await aCase.run(timeout: .milliseconds(100)) != .passed)
+        guard let context = kept.withLock({ $0 }) else {
+            Issue.record("the case kept no context")
+            return
+        }
+        #expect(context.hasFinished)
+        let started = ContinuousClock.now
+        #expect(!waitForSignals(of: DispatchSemaphore(value: 0), context))
+        #expect(ContinuousClock.now - started < .seconds(threadRoundWaitSeconds))
+        kept.withLock { $0 = nil }
     }
 
     /// A library whose callbacks keep arriving after the case ended, 100 per main-queue turn for

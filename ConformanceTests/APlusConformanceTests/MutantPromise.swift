@@ -278,13 +278,14 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
             return (state.result, state.callbacks)
         }
         guard let result else { return }
-        if defect == .handsOutLate { lateThen.signal() }
         // Queued after the lock: callbacks of the same thread queue in the order of its `then`s,
         // and a settle that handed out the earlier ones did so under the lock, before this.
         if defect == .rerunsHandlersOnLateThen {
             for earlier in registered.dropLast() { earlier(result) }
         }
         callback(result)
+        // After this callback is queued, so that the late hand-out always comes after it.
+        if defect == .handsOutLate { lateThen.signal() }
     }
 
     func then(

@@ -82,8 +82,9 @@ public enum CaseOutcome: Sendable, Equatable {
 
     /// Why a case times out, in the library's terms.
     static let timedOutMessage =
-        "timed out: the promise never settled, though the library still holds a callback that could end the case "
-        + "(a promise that waits for itself, for a thenable that never calls back, or whose callbacks never run?)"
+        "timed out: nothing ended the case in time, though the library still holds a callback that could; usually "
+        + "the promise never settled (it waits for itself, or for a thenable that never calls back) or its callbacks "
+        + "never ran (the main queue not serviced, a deadlock)"
 
     /// What went wrong, in one line, or `nil` for a case that passed.
     public var failureDescription: String? {
@@ -121,6 +122,9 @@ final class CaseContext: Sendable {
             failuresNotKept == 0 ? failures : failures + ["and \(failuresNotKept) more failures"]
         }
     }
+
+    /// Whether the case has ended (passed, failed or timed out).
+    var hasFinished: Bool { state.withLock { $0.continuation == nil } }
 
     /// How many failure messages a case keeps.
     static let keptFailures = 20

@@ -26,7 +26,8 @@ extension APlusSuite {
     ///   - cases: The cases to run, from ``cases(for:options:)``, ``cases(for:clauses:options:)``,
     ///     ``additions(for:)`` or ``threadCases(for:)``.
     ///   - timeout: How long one case may take before it counts as timed out; the longest
-    ///     deliberate wait in the suite is 150 ms, so the default leaves room for a loaded machine.
+    ///     deliberate wait in the suite is 150 ms, and a case for several threads runs its rounds
+    ///     for about 5 s at most, so the default leaves room for a loaded machine.
     ///   - deadline: How long the whole run may take.
     ///   - report: Called after each case that ran, with its outcome, on the caller's task.
     /// - Returns: Passed and run cases per clause, the deepest clause of each failing case, and
@@ -58,13 +59,16 @@ extension APlusSuite {
                 summary.stop(reason: stop, notRun: cases.count - index)
                 break
             }
-            var outcome = await aplusCase.run(timeout: min(timeout, end - clock.now)) { lateCalls in
+            let untilDeadline = end - clock.now
+            let cutByDeadline = untilDeadline < timeout
+            var outcome = await aplusCase.run(timeout: cutByDeadline ? untilDeadline : timeout) { lateCalls in
                 ended.watch(lateCalls, name: aplusCase.name)
             }
             if case .timedOut(let failures) = outcome {
                 timeoutsInARow += 1
-                if clock.now >= end {
-                    outcome = .timedOut(failures + ["the run's deadline (\(deadline)) passed during this case"])
+                if cutByDeadline {
+                    outcome = .timedOut(
+                        failures + ["the run's deadline (\(deadline)) cut this case short, before its own timeout"])
                 }
             } else {
                 timeoutsInARow = 0
@@ -278,7 +282,9 @@ public struct APlusSummary: Sendable, Equatable {
                 "; deepest failing clauses: "
                 + deepestFailingClauses.map { "\($0.clause) (\($0.failures))" }.joined(separator: ", ")
         }
-        if let stopReason { line += "; stopped early, \(notRun) cases not run: \(stopReason)" }
+        if let stopReason {
+            line += notRun > 0 ? "; stopped early, \(notRun) cases not run: \(stopReason)" : "; then: \(stopReason)"
+        }
         if !leftOut.isEmpty { line += "; left out: " + leftOut.joined(separator: "; ") }
         return line
     }

@@ -61,7 +61,7 @@ extension SuiteBuilder {
     /// fails only where a handler counts its calls.
     private func lateRegistration() {
         describe(
-            "2.1.2 and 2.1.3 with a late `then`: a `then` registered after a second settle attempt, or after the handlers ran, sees the first outcome, and no earlier handler runs again"
+            "A late `then` (2.1.2, 2.1.3): a `then` registered after a second settle attempt, or after the handlers ran, sees the first outcome, and no earlier handler runs again"
         ) {
             for side in [Side.fulfilment, .rejection] {
                 for second in [side, side.opposite] {

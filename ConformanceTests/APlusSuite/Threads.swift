@@ -24,9 +24,18 @@ extension SuiteBuilder {
         "Threads: cases this port adds for settles and `then`s from several threads at once"
     }
 
-    /// How many rounds each case runs: enough to hit a two-step settle on 2 loaded cores (a
-    /// stress test found one in under a second), few enough that the six cases take about a second on 2 cores.
+    /// How many rounds each case runs at most: enough to hit a two-step settle on 2 loaded cores
+    /// (a stress test found one in under a second), few enough that the six cases take about a
+    /// second on 2 cores.
     static var threadRounds: Int { 100 }
+
+    /// After this many rounds, a case stops once it has run for ``threadRoundsBudgetSeconds``:
+    /// each round waits for the main queue, which a loaded test run can stall for seconds, and a
+    /// correct library's case must end well within its timeout.
+    static var minimumThreadRounds: Int { 10 }
+
+    /// How long a case's rounds may run once ``minimumThreadRounds`` are done.
+    static var threadRoundsBudgetSeconds: Int { 5 }
 
     func threads() {
         describe(Self.threadsHeading) {
@@ -137,13 +146,13 @@ extension SuiteBuilder {
         let registrars = 3
         let perThread = 8
         let firstHalfRegistered = DispatchSemaphore(value: 0)
-        let settleReturned = DispatchGroup()
-        settleReturned.enter()
+        let settleReturned = DispatchSemaphore(value: 0)
         let settled = onThreads(registrars + 1, context) { index in
             guard index < registrars else {
-                for _ in 0..<registrars { firstHalfRegistered.wait() }
+                guard waitForSignals(of: firstHalfRegistered, count: registrars, context) else { return }
                 side.isFulfilment ? deferred.resolve(value) : deferred.reject(reason)
-                return settleReturned.leave()
+                for _ in 0..<registrars { settleReturned.signal() }
+                return
             }
             func register(_ numbers: Range<Int>) {
                 for number in numbers {
@@ -153,7 +162,7 @@ extension SuiteBuilder {
             register(0..<perThread / 2)
             firstHalfRegistered.signal()
             register(perThread / 2..<perThread * 3 / 4)
-            _ = settleReturned.wait(timeout: .now() + .seconds(threadRoundWaitSeconds))
+            guard waitForSignals(of: settleReturned, context) else { return }
             register(perThread * 3 / 4..<perThread)
         }
         guard settled, log.waitForEveryObserver() else { return false }
@@ -161,10 +170,17 @@ extension SuiteBuilder {
         return log.checkOneOutcome(among: [outcome]) && log.checkOrderPerThread()
     }
 
-    /// Runs `round` up to ``threadRounds`` times, stopping at the first that fails, then ends the
-    /// case. Runs off the main queue: the callbacks it waits for run there.
+    /// Runs `round` up to ``threadRounds`` times, stopping at the first that fails, after
+    /// ``threadRoundsBudgetSeconds`` once ``minimumThreadRounds`` are done, or when the case has
+    /// ended (it timed out), then ends the case. Runs off the main queue: the callbacks it waits
+    /// for run there.
     static func runRounds(_ context: CaseContext, _ round: (Int) -> Bool) {
-        for number in 1...threadRounds where !round(number) { break }
+        let budgetEnds = DispatchTime.now() + .seconds(threadRoundsBudgetSeconds)
+        for number in 1...threadRounds {
+            guard !context.hasFinished else { return }
+            guard round(number) else { break }
+            if number >= minimumThreadRounds && DispatchTime.now() >= budgetEnds { break }
+        }
         context.done()
     }
 
@@ -182,19 +198,21 @@ extension SuiteBuilder {
     static func onThreads(_ count: Int, _ context: CaseContext, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
         let ready = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        let finished = DispatchGroup()
+        let finished = DispatchSemaphore(value: 0)
         for index in 0..<count {
-            finished.enter()
             Thread {
                 ready.signal()
-                gate.wait()
-                body(index)
-                finished.leave()
+                // A thread the gate never opens for (the round gave up) ends without calling in.
+                if waitForSignals(of: gate, context) { body(index) }
+                finished.signal()
             }.start()
         }
-        for _ in 0..<count { ready.wait() }
+        guard waitForSignals(of: ready, count: count, context) else {
+            context.fail("\(count) threads did not start within \(threadRoundWaitSeconds) s")
+            return false
+        }
         for _ in 0..<count { gate.signal() }
-        guard finished.wait(timeout: .now() + .seconds(threadRoundWaitSeconds)) == .success else {
+        guard waitForSignals(of: finished, count: count, context) else {
             context.fail(
                 "a call to the library from one of \(count) threads had not returned after \(threadRoundWaitSeconds) s (a deadlock?)"
             )
@@ -202,6 +220,23 @@ extension SuiteBuilder {
         }
         return true
     }
+}
+
+/// Waits until `semaphore` has been signalled `count` times; gives up, returning `false`, after
+/// ``threadRoundWaitSeconds`` or as soon as the case has ended (it timed out), so that no round
+/// goes on calling the library while later cases run. Semaphores rather than groups: a group
+/// freed while entered traps, and a library that drops a callback leaves one entered.
+func waitForSignals(of semaphore: DispatchSemaphore, count: Int = 1, _ context: CaseContext) -> Bool {
+    let end = DispatchTime.now() + .seconds(threadRoundWaitSeconds)
+    var signals = 0
+    while signals < count {
+        if semaphore.wait(timeout: min(end, .now() + .milliseconds(100))) == .success {
+            signals += 1
+        } else if context.hasFinished || DispatchTime.now() >= end {
+            return false
+        }
+    }
+    return true
 }
 
 /// What an observer was called with, compared by identity for an object and by description for
@@ -237,8 +272,8 @@ final class ObserverLog: Sendable {
 
     private let context: CaseContext
     private let round: Int
-    /// Every observer leaves it on its first call.
-    private let everyObserverCalled = DispatchGroup()
+    /// Signalled by every observer on its first call.
+    private let observerCalled = DispatchSemaphore(value: 0)
     /// Guards the observers' names and threads and the calls in the order they came.
     private let state = PromiseMutex(State())
 
@@ -255,7 +290,6 @@ final class ObserverLog: Sendable {
             state.threads.append(thread)
             return state.names.count - 1
         }
-        everyObserverCalled.enter()
         _ = promise.then(
             onFulfilled: { value in
                 self.record(observer, OutcomeKey(value), "fulfilled with \(show(value))")
@@ -278,14 +312,15 @@ final class ObserverLog: Sendable {
             context.fail(
                 "round \(round): \(name) was called \(earlier.count + 1) times: \(first.described), then \(described)")
         } else {
-            everyObserverCalled.leave()
+            observerCalled.signal()
         }
     }
 
     /// Waits until every observer has been called once; fails the case if one has not after
     /// ``threadRoundWaitSeconds`` seconds.
     func waitForEveryObserver() -> Bool {
-        guard everyObserverCalled.wait(timeout: .now() + .seconds(threadRoundWaitSeconds)) == .success else {
+        let observers = state.withLock { $0.names.count }
+        guard waitForSignals(of: observerCalled, count: observers, context) else {
             let missing = state.withLock { state in
                 state.names.indices.filter { index in !state.calls.contains { $0.observer == index } }
                     .map { state.names[$0] }
