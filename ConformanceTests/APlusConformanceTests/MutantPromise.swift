@@ -4,6 +4,7 @@ import Dispatch
 import PromiseRuntime
 import SharedPromiseTypes
 import Synchronization
+import TestSupport
 
 /// The defects a ``MutantPromise`` can be built with, each one a way real promise libraries break
 /// Promises/A+ (the catalog's mutation probes, §6).
@@ -245,7 +246,7 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
             return state.callbacks
         }
         guard let callbacks else { return }
-        if defect == .handsOutLate && DispatchQueue.getSpecific(key: MutantMainQueue.key) == nil {
+        if defect == .handsOutLate && !MainQueue.isCurrent {
             DispatchQueue.global().async {
                 _ = self.lateThen.wait(timeout: .now() + 2)
                 callbacks.forEach { $0(result) }
@@ -260,7 +261,7 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
         guard state.withLock({ $0.result == nil }) else { return }
         // Held open only off the main queue: a single-threaded case settles from the main queue,
         // whose second settle never comes while the first waits there.
-        if order == 1 && DispatchQueue.getSpecific(key: MutantMainQueue.key) == nil {
+        if order == 1 && !MainQueue.isCurrent {
             _ = secondSettleCall.wait(timeout: .now() + 2)
         } else if order == 2 {
             secondSettleCall.signal()
@@ -348,16 +349,6 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
         }
         return next
     }
-}
-
-/// Tells the main queue apart (not the main thread: Swift Testing services the main queue from a
-/// worker thread on Linux).
-enum MutantMainQueue {
-    static let key: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
 }
 
 /// A mutant, as the tracker keeps it.

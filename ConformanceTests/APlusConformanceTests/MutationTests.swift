@@ -139,12 +139,7 @@ struct MutationTests {
         let cases =
             APlusSuite.cases(for: NonErrorThenableReasons.self)
             + APlusSuite.additions(for: NonErrorThenableReasons.self)
-        var failures: [String] = []
-        for aplusCase in cases {
-            if let failure = await aplusCase.run(timeout: defaultTestTimeout).failureDescription {
-                failures.append(failure)
-            }
-        }
+        let failures = await Self.failures(of: cases)
         MutantPromise<Correct>.breakCycles()
         #expect(failures.count == 13)
         #expect(failures.allSatisfy { $0.contains("for a thenable that is an Error") }, "\(failures)")
@@ -296,14 +291,20 @@ extension MutationTests {
     ) async throws -> (ran: Int, failures: [String]) {
         let cases = try APlusSuite.cases(for: MutantAdapter<Selector>.self, clauses: [clause])
             .filter { $0.name.hasPrefix(prefix) && (part.isEmpty || $0.name.contains(part)) }
+        let failures = await Self.failures(of: cases)
+        MutantPromise<Selector>.breakCycles()
+        return (cases.count, failures)
+    }
+
+    /// Runs `cases` one after the other and returns each failure as `"<full name>: <what went wrong>"`.
+    static func failures(of cases: [APlusCase]) async -> [String] {
         var failures: [String] = []
         for aplusCase in cases {
             if let failure = await aplusCase.run(timeout: defaultTestTimeout).failureDescription {
                 failures.append("\(aplusCase.name): \(failure)")
             }
         }
-        MutantPromise<Selector>.breakCycles()
-        return (cases.count, failures)
+        return failures
     }
 
     @Test("the correct reference promise passes the 6 cases for several threads and the 6 late-`then` additions")
@@ -378,12 +379,7 @@ extension MutationTests {
         let cases = try APlusSuite.cases(for: IgnoresThenablesDroppingRejects.self, clauses: [APlusSuite.threadsClause])
             .filter { $0.name.hasSuffix(name) }
         #expect(cases.count == 1)
-        var failures: [String] = []
-        for aplusCase in cases {
-            if let failure = await aplusCase.run(timeout: defaultTestTimeout).failureDescription {
-                failures.append(failure)
-            }
-        }
+        let failures = await Self.failures(of: cases)
         MutantPromise<IgnoresThenables>.breakCycles()
         #expect(failures.count == 1, "\(failures)")
         #expect(
