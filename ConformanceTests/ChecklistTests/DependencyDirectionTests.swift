@@ -24,13 +24,16 @@ struct DependencyDirectionTests {
     }
 
     /// The package's targets, read from `swift package dump-package` (in a scratch folder of its
-    /// own, so that it never waits for the build's lock).
-    static func targets() throws -> [Target] {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let dump = try ToolRun.command(
-            "swift",
-            ["package", "--package-path", PackageFiles.root.path, "--scratch-path", scratch.path, "dump-package"])
+    /// own, so that it never waits for the build's lock), run off the cooperative pool: waiting on
+    /// a process there would hold one of its threads (two on CI) for as long as the process runs.
+    static func targets() async throws -> [Target] {
+        let dump = try await offPool("swift package dump-package", timeout: longTimeout(.seconds(120))) {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            return try ToolRun.command(
+                "swift",
+                ["package", "--package-path", PackageFiles.root.path, "--scratch-path", scratch.path, "dump-package"])
+        }
         try #require(dump.status == 0, "swift package dump-package failed")
         let data = dump.output
         let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -96,8 +99,8 @@ struct DependencyDirectionTests {
     }
 
     @Test("every target lives in one of the three folders, and depends only on its folder and the ones below")
-    func oneWay() throws {
-        let targets = try Self.targets()
+    func oneWay() async throws {
+        let targets = try await Self.targets()
         #expect(targets.count > 20, "read \(targets.count) targets")
         for layer in Self.layers {
             #expect(targets.contains { $0.folder == layer }, "no target in \(layer)/")
