@@ -182,7 +182,7 @@ let benchmarkTargets: [Target] = [
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-            "AllocationCounting",
+            "AllocationCounting", "PromiseCosts",
         ] + allDesigns,
         path: "Benchmarks/compare",
         swiftSettings: strictSettings
@@ -202,7 +202,33 @@ let benchmarkTargets: [Target] = [
         swiftSettings: strictSettings
     ),
 
-    // The exact costs: counted by two tools, checked by tests and CI.
+    // The exact costs: the cost product (its operations, two runners and a test runner), the
+    // designs' operations, counted by two tools built on it, checked by tests and CI.
+
+    // The cost method for any promise library, no design named: a library's adapter, the five
+    // standard operations, budgets, the instruction runner under callgrind.
+    .target(
+        name: "PromiseCosts",
+        dependencies: ["CallgrindDump", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        path: "Benchmarks/PromiseCosts",
+        swiftSettings: strictSettings
+    ),
+    // The allocation runner: links the counter, which replaces `malloc` for the whole process, so
+    // only an executable of its own depends on it.
+    .target(
+        name: "PromiseCostsAllocations",
+        dependencies: ["AllocationCounting", "PromiseCosts"],
+        path: "Benchmarks/PromiseCostsAllocations",
+        swiftSettings: strictSettings
+    ),
+    // The allocation budgets in `swift test`: runs the allocation tool, records an issue per count
+    // off budget.
+    .target(
+        name: "PromiseCostsTesting",
+        dependencies: ["PromiseCosts"],
+        path: "Benchmarks/PromiseCostsTesting",
+        swiftSettings: strictSettings
+    ),
 
     // Counts heap allocations for the two tools that need it, by replacing the C allocator's entry
     // points in their process (glibc only; elsewhere it counts nothing and says so).
@@ -222,15 +248,16 @@ let benchmarkTargets: [Target] = [
     // Each design's basic operations with their budgets, which the two cost counters run.
     .target(
         name: "CostOperations",
-        dependencies: ["CompareKit", "DesignRegistry", "FloorPrototypes"] + allDesigns,
+        dependencies: ["CompareKit", "DesignRegistry", "FloorPrototypes", "PromiseCosts"] + allDesigns,
         path: "Benchmarks/Costs/CostOperations",
         swiftSettings: strictSettings
     ),
-    // Exact allocation counts per operation of each design, for `AllocationBudgetTests`; its own
-    // process, since its counter replaces `malloc` for everything in it.
+    // Exact allocation counts per operation of each design, for `AllocationBudgetTests`: the cost
+    // product's allocation runner over the designs' operations, in a process of its own, since
+    // its counter replaces `malloc` for everything in it.
     .executableTarget(
         name: "AllocationCounter",
-        dependencies: ["AllocationCounting", "CostOperations"],
+        dependencies: ["CostOperations", "PromiseCostsAllocations"],
         path: "Benchmarks/Costs/AllocationCounter",
         swiftSettings: strictSettings
     ),
@@ -242,20 +269,17 @@ let benchmarkTargets: [Target] = [
         cSettings: [.treatAllWarnings(as: .error)]
     ),
     // Instructions per operation of each design under valgrind's callgrind, checked against
-    // budgets in CI (`swift run -c release InstructionCounter`); no counter, so malloc is the
-    // C library's.
+    // budgets in CI (`swift run -c release InstructionCounter`): the cost product's instruction
+    // runner over the designs' operations; no counter, so malloc is the C library's.
     .executableTarget(
         name: "InstructionCounter",
-        dependencies: [
-            "CallgrindDump", "CostOperations", "CompareKit",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ],
+        dependencies: ["CostOperations", "PromiseCosts"],
         path: "Benchmarks/Costs/InstructionCounter",
         swiftSettings: strictSettings
     ),
     .testTarget(
         name: "AllocationBudgetTests",
-        dependencies: ["CostOperations", "DesignRegistry", "TestSupport"],
+        dependencies: ["CostOperations", "DesignRegistry", "PromiseCosts", "PromiseCostsTesting", "TestSupport"],
         path: "Benchmarks/AllocationBudgetTests",
         swiftSettings: strictSettings
     ),
@@ -270,6 +294,11 @@ let package = Package(
         .library(name: "APlusSuite", targets: ["APlusSuite"]),
         .library(name: "APlusSuiteTesting", targets: ["APlusSuiteTesting"]),
         .library(name: "APlusSuiteXCTest", targets: ["APlusSuiteXCTest"]),
+        // The cost method for any Swift promise library: its operations and the instruction
+        // runner, the allocation runner (an executable of its own links it), and its test runner.
+        .library(name: "PromiseCosts", targets: ["PromiseCosts"]),
+        .library(name: "PromiseCostsAllocations", targets: ["PromiseCostsAllocations"]),
+        .library(name: "PromiseCostsTesting", targets: ["PromiseCostsTesting"]),
     ]
         + designModules.map { .library(name: $0, targets: [$0]) },
     dependencies: [

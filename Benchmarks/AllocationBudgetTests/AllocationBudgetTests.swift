@@ -1,6 +1,8 @@
 import CostOperations
 import DesignRegistry
 import Foundation
+import PromiseCosts
+import PromiseCostsTesting
 import TestSupport
 import Testing
 
@@ -8,47 +10,13 @@ import Testing
 /// extra allocation on a hot path fails CI, deterministically, where a timing goal could not.
 ///
 /// The counts come from the `AllocationCounter` tool (Benchmarks/Costs/AllocationCounter), which
-/// `swift build` and `swift test` build beside this test bundle and which counts with the
-/// `AllocationCounting` target in a process of its own. They are debug-build counts, as `swift test`
+/// `swift build` and `swift test` build beside this test bundle: the cost product's allocation
+/// runner over the designs' operations, in a process of its own, checked here by the product's
+/// test runner (`PromiseCostsTesting`), as any library's would be. They are debug-build counts, as `swift test`
 /// builds; `compare`'s release figures are in Reports/benchmarks.md (see
 /// Reports/performance.md for where they differ).
 @Suite("Allocation budgets")
 struct AllocationBudgetTests {
-    /// Allocations per unit of each design's operation, in the debug build `swift test` makes (a
-    /// release build allocates less: Reports/performance.md), as each operation states it beside
-    /// its code in `Benchmarks/Costs/CostOperations` (`Budget.allocations`, with why). Lower a budget
-    /// when an operation gets cheaper: the test fails on any difference, so that the figure there
-    /// stays the truth.
-    static let budgets: [String: Int] = Dictionary(
-        uniqueKeysWithValues: CostOperations.all.compactMap { operation in
-            operation.budget.allocations.map { (operation.name, $0) }
-        })
-
-    /// Bytes requested per pending promise with one `then` (what it holds while it waits), in the
-    /// debug build `swift test` makes, which adds a leak tracker (its reporter and where the
-    /// promise was made, an existential) to every promise and task (`Budget.pendingBytes`). Met
-    /// within ``byteTolerance``; the release figures are in Reports/benchmarks.md.
-    static let pendingByteBudgets: [String: Int] = Dictionary(
-        uniqueKeysWithValues: CostOperations.all.compactMap { operation in
-            operation.budget.pendingBytes.map { (operation.name, $0) }
-        })
-
-    /// How far a byte count may stray from its budget: GCD's caches refill inside a run now and
-    /// then, where a change to a promise's layout moves it by 8 bytes or more.
-    static let byteTolerance = 4
-
-    struct Count: Decodable {
-        let design: String
-        let operation: String
-        /// Per unit, rounded (see the tool for why a few thousandths are not an allocation).
-        let allocations: Int
-        /// Per unit, as measured.
-        let measured: Double
-        /// Bytes requested per unit, rounded.
-        let bytes: Int
-        var key: String { "\(design) \(operation)" }
-    }
-
     /// Whether the counter counts here: it replaces glibc's allocator, and nothing elsewhere.
     static let countable: Bool = {
         #if canImport(Glibc)
@@ -69,7 +37,7 @@ struct AllocationBudgetTests {
         #expect(
             costs.costOperations.contains { $0.operation == costs.chainLinkOperation },
             "\(path): no operation named \"\(costs.chainLinkOperation)\", which the README's table quotes")
-        #expect(costs.costOperations.allSatisfy { $0.design == design.rawValue })
+        #expect(costs.costOperations.allSatisfy { $0.library == design.rawValue })
     }
 
     @Test(
@@ -77,56 +45,29 @@ struct AllocationBudgetTests {
         .enabled(if: countable, "the counter replaces glibc's allocator only"),
         .disabled(if: Sanitizer.isActive, "the sanitizers replace malloc themselves; the plain run checks the budgets"))
     func budgets() async throws {
-        let counts = try await offPool("AllocationCounter", timeout: longTimeout(.seconds(120))) {
-            try Self.runCounter()
-        }
-        #expect(Set(counts.map(\.key)) == Set(Self.budgets.keys), "operations measured vs budgeted")
-        for count in counts {
-            guard let budget = Self.budgets[count.key] else { continue }
-            #expect(count.allocations == budget, "\(count.key): \(count.measured) allocations, budget \(budget)")
-        }
-        for (key, budget) in Self.pendingByteBudgets {
-            guard let count = counts.first(where: { $0.key == key }) else {
-                Issue.record("\(key): not measured")
-                continue
-            }
-            #expect(
-                abs(count.bytes - budget) <= Self.byteTolerance,
-                "\(key): \(count.bytes) bytes per pending promise, budget \(budget)")
-        }
+        // The cost product's test runner, on the tool built from its allocation runner: it
+        // records an issue for every count off its budget.
+        let counts = try await AllocationBudgets.expectMet(
+            byTool: "AllocationCounter", timeout: longTimeout(.seconds(300)))
+        let budgeted = CostOperations.all.filter { $0.budget.allocations != nil }.map(\.name)
+        #expect(
+            Set(counts.filter { $0.allocationBudget != nil }.map(\.name)) == Set(budgeted),
+            "operations measured vs budgeted")
+        #expect(counts.count == CostOperations.all.count, "every operation counted, raw GCD's and the floors' too")
     }
 
-    /// The counter's own safety: threads that exit while it counts, and free memory in a late
-    /// thread-exit destructor, leave the heap intact. The counter used before (malloc-interposer
-    /// 1.6.1) failed this within a few rounds, and it crashed `compare` the same way.
+    /// The counter's own safety: threads that exit while allocations are counted, and free memory
+    /// in a late thread-exit destructor, leave the heap intact. The counter used before
+    /// (malloc-interposer 1.6.1) failed this within a few rounds, and it crashed `compare` the
+    /// same way.
     @Test(
         "threads that exit while allocations are counted leave the heap intact",
         .enabled(if: countable, "the counter replaces glibc's allocator only"),
         .disabled(if: Sanitizer.isActive, "the sanitizers replace malloc themselves; the plain run checks the counter"))
     func threadExit() async throws {
-        let data = try await offPool("AllocationCounter --thread-exit-check", timeout: longTimeout(.seconds(120))) {
-            try Self.runCounter(["--thread-exit-check"])
+        let run = try await offPool("AllocationCounter --check-counter", timeout: longTimeout(.seconds(120))) {
+            try ToolRun.run(try ToolRun.builtTool("AllocationCounter"), ["--check-counter"])
         }
-        let output = String(decoding: data, as: UTF8.self)
-        #expect(output.contains(" 0 damaged words"), "\(output)")
-    }
-
-    /// Runs the tool that `swift build` put next to this test bundle and decodes its lines.
-    static func runCounter() throws -> [Count] {
-        try String(decoding: runCounter([]), as: UTF8.self)
-            .split(separator: "\n")
-            .map { try JSONDecoder().decode(Count.self, from: Data($0.utf8)) }
-    }
-
-    /// Runs the tool with `arguments`; its standard output, or an error if it failed.
-    static func runCounter(_ arguments: [String]) throws -> Data {
-        let run = try ToolRun.run(try ToolRun.builtTool("AllocationCounter"), arguments)
-        guard run.status == 0 else { throw CounterFailed(status: run.status) }
-        return run.output
-    }
-
-    struct CounterFailed: Error, CustomStringConvertible {
-        let status: Int32
-        var description: String { "AllocationCounter exited with status \(status)" }
+        #expect(run.status == 0 && run.text.contains(" 0 damaged words"), "\(run.text)")
     }
 }

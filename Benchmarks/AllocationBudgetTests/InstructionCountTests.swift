@@ -1,4 +1,6 @@
 import CostOperations
+import DesignRegistry
+import PromiseCosts
 import Testing
 
 /// The arithmetic of `InstructionCounter`, the tool CI runs under callgrind to hold each
@@ -29,5 +31,30 @@ struct InstructionCountTests {
         #expect(InstructionCounts.check(4_800, budget: 5_000).isOffBudget)
         #expect(!InstructionCounts.check(5_100, budget: 5_000).isOffBudget)
         #expect(!InstructionCounts.check(4_800, budget: nil).isOffBudget)
+    }
+
+    /// The cost product shows a library's author where the designs stand; those counts must be
+    /// the designs' budgets, which CI holds the designs to.
+    @Test("the cost product's table of the designs' counts is their budgets")
+    func designCountsAreTheBudgets() throws {
+        let byName = Dictionary(
+            CostOperations.all.compactMap { op in op.budget.instructions.map { (op.name, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        for design in DesignCounts.all {
+            let costs = try #require(Design(rawValue: design.design)?.costs, "\(design.design) is no costed design")
+            for (operation, count) in design.counts {
+                let name: String =
+                    switch operation {
+                    case .chainLink: costs.chainLinkOperation
+                    case .pendingWithOneThen:
+                        costs.costOperations.first { $0.operation.hasPrefix("pending") }?.operation ?? ""
+                    default: operation.rawValue
+                    }
+                #expect(byName["\(design.design) \(name)"] == count, "\(design.design) \(name): budget vs \(count)")
+            }
+        }
+        for (operation, count) in DesignCounts.gcd {
+            #expect(byName["GCD \(operation.rawValue)"] == count, "GCD \(operation.rawValue)")
+        }
     }
 }

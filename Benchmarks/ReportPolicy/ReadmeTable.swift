@@ -33,8 +33,8 @@ public enum ReadmeTable {
             let facts = design.features
             let name = design.rawValue
             let instructions =
-                design.costs?.costOperations.first { $0.operation == design.costs?.chainLinkOperation }
-                .map { Format.count($0.budget.instructions) } ?? "—"
+                design.costs?.costOperations.first { $0.operation == design.costs?.chainLinkOperation }?
+                .budget.instructions.map { Format.count($0) } ?? "—"
             return [
                 "[\(name)](Implementations/\(design.moduleName)/README.md)", "\(cases) of \(cases)", facts.values,
                 facts.starts, facts.cancels, facts.progress, time(name, chain), time(name, workflow), instructions,

@@ -1,6 +1,7 @@
 import CompareKit
 import Dispatch
 import Foundation
+import PromiseCosts
 import PromiseRuntime
 import Synchronization
 

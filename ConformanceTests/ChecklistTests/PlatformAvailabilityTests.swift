@@ -15,12 +15,13 @@ import Testing
 /// Apple availability, and are not checked (README, "Platforms").
 @Suite("Platforms: nothing the libraries use needs a newer Apple system than Package.swift declares")
 struct PlatformAvailabilityTests {
-    /// The sources built for users: the designs, the shared modules, the suite's products and the
-    /// example packages. `#if canImport(Darwin)` branches are read too, though Linux never
+    /// The sources built for users: the designs, the shared modules, the suite's and the cost
+    /// products, and the example packages. `#if canImport(Darwin)` branches are read too, though Linux never
     /// compiles them.
     static let libraryFolders = [
         "Implementations", "ConformanceTests/APlusSuite", "ConformanceTests/APlusSuiteTesting",
-        "ConformanceTests/APlusSuiteXCTest", "Examples",
+        "ConformanceTests/APlusSuiteXCTest", "Benchmarks/PromiseCosts", "Benchmarks/PromiseCostsAllocations",
+        "Benchmarks/PromiseCostsTesting", "Examples",
     ]
 
     /// The toolchain modules whose interfaces carry Apple availability.

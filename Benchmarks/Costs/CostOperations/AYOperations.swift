@@ -2,12 +2,13 @@ import AYPromises
 public import CompareKit
 public import DesignRegistry
 import Dispatch
+public import PromiseCosts
 import SharedPromiseTypes
 
 /// AY: at most 1.3 times FBL's ratio on single, chain, all, fan-out and error propagation; 256
 /// bytes and 6 allocations per pending promise with one `then`.
 extension AYAdapter: CostedDesign {
-    public static var costOperations: [Measurement] { AYOperations.all }
+    public static var costOperations: [CountedOperation] { AYOperations.all }
     public static var targets: TargetTable.Limits {
         .init(
             relative: TargetTable.RelativeLimit.on(
@@ -20,10 +21,10 @@ extension AYAdapter: CostedDesign {
 enum AYOperations {
     static let queue = DispatchQueue(label: "costs.ay")
 
-    static let all: [Measurement] = [
+    static let all: [CountedOperation] = [
         // Allocations: the promise `then` returns and its one handler, which holds the block as written.
         .pendingWithOneThen(
-            design: "AY", budget: Budget(allocations: 3, pendingBytes: 353, instructions: 10_803), queue: queue
+            library: "AY", budget: Budget(allocations: 3, pendingBytes: 353, instructions: 10_803), queue: queue
         ) { done in
             let root = AYPromise.pending()
             return (root, root.promise.thenOn(queue) { (_: PromiseValue) in done.tick() })
@@ -31,8 +32,8 @@ enum AYOperations {
             root.resolve(1)
         },
         // Allocations: the above, and GCD's block for the handler's dispatch.
-        Measurement(
-            design: "AY", operation: "chain link",
+        CountedOperation(
+            library: "AY", operation: "chain link",
             budget: Budget(allocations: 4, instructions: 6_343)
         ) { units, start, stop in
             let done = Countdown(1)
@@ -46,8 +47,8 @@ enum AYOperations {
             stop()
         },
         // Allocations: the link and its handler in the shared list (the list's array grows, amortised).
-        Measurement(
-            design: "AY", operation: "fan-out observer",
+        CountedOperation(
+            library: "AY", operation: "fan-out observer",
             budget: Budget(allocations: 6, instructions: 7_642)
         ) { units, start, stop in
             let done = Countdown(units)
@@ -59,8 +60,8 @@ enum AYOperations {
             stop()
         },
         // Allocations: `all`'s handler per input.
-        Measurement(
-            design: "AY", operation: "all input",
+        CountedOperation(
+            library: "AY", operation: "all input",
             budget: Budget(allocations: 2, instructions: 12_000)
         ) { units, start, stop in
             let done = Countdown(1)

@@ -2,13 +2,14 @@ import BatchedPromises
 public import CompareKit
 public import DesignRegistry
 import Dispatch
+public import PromiseCosts
 
 /// The project's own design: at most raw GCD's instructions per chain link, per error link and
 /// per fan-out observer; below raw GCD and SwiftNIO in time per chain link, per error link and per
 /// fan-out observer, at or below raw GCD in every other scenario it runs; below Swift concurrency
 /// and the four ported designs on both workflows; below QN and Swift concurrency on cancellation.
 extension BatchedAdapter: CostedDesign {
-    public static var costOperations: [Measurement] { BatchedOperations.all }
+    public static var costOperations: [CountedOperation] { BatchedOperations.all }
     public static var targets: TargetTable.Limits {
         .init(
             ratios: ["chain": 1, "errors": 1, "fan-out": 1, "single": 1, "single-2": 1, "single-3": 1, "all": 1],
@@ -22,12 +23,12 @@ extension BatchedAdapter: CostedDesign {
 enum BatchedOperations {
     static let queue = DispatchQueue(label: "costs.batched")
 
-    static let all: [Measurement] = [
+    static let all: [CountedOperation] = [
         // Allocations (release build, `AllocationCounter`): 2, 216 B: the pending promise, and the
         // link `map` returns (the promise, its callback and what runs it, in one object). The
         // debug build, which specialises nothing, allocates closure contexts besides.
         .pendingWithOneThen(
-            design: "Batched", budget: Budget(allocations: 4, pendingBytes: 400, instructions: 4_660), queue: queue
+            library: "Batched", budget: Budget(allocations: 4, pendingBytes: 400, instructions: 4_660), queue: queue
         ) { done in
             let (root, resolver) = Promise<Int, Never>.makePending()
             return ((promise: root, resolver: resolver), root.map(on: queue) { _ in done.tick() })
@@ -36,19 +37,19 @@ enum BatchedOperations {
         },
         // Allocations (release): 1, the link; its callback joins the drain the link before it runs
         // in. The debug build, which specialises nothing, allocates closure contexts besides.
-        Measurement(
-            design: "Batched", operation: "chain link",
+        CountedOperation(
+            library: "Batched", operation: "chain link",
             budget: Budget(allocations: 3, instructions: 1_205)
         ) { units, start, stop in chain(units, start, stop, rejecting: false) },
         // Allocations: as a chain link; the rejection passes every link without running its callback.
-        Measurement(
-            design: "Batched", operation: "error link",
+        CountedOperation(
+            library: "Batched", operation: "error link",
             budget: Budget(allocations: 3, instructions: 1_145)
         ) { units, start, stop in chain(units, start, stop, rejecting: true) },
         // Allocations (release): 1, the link; all the observers of one settle run in one dispatched
         // drain. The debug build, which specialises nothing, allocates a closure context besides.
-        Measurement(
-            design: "Batched", operation: "fan-out observer",
+        CountedOperation(
+            library: "Batched", operation: "fan-out observer",
             budget: Budget(allocations: 2, instructions: 1_327)
         ) { units, start, stop in
             let done = Countdown(units)
@@ -61,8 +62,8 @@ enum BatchedOperations {
         },
         // Allocations: none; cancelling the end of a pending chain walks up it, cancelling each link
         // that no one else waits for (and frees it, as nothing holds it any more).
-        Measurement(
-            design: "Batched", operation: "cancelled link",
+        CountedOperation(
+            library: "Batched", operation: "cancelled link",
             budget: Budget(allocations: 0, instructions: 1_087)
         ) { units, start, stop in
             let (root, resolver) = Promise<Int, Never>.makePending()
@@ -76,8 +77,8 @@ enum BatchedOperations {
         // Allocations (release): 1, the input's node, and the aggregate's slot (its arrays,
         // amortised). The debug build, which specialises nothing, allocates closure contexts
         // besides.
-        Measurement(
-            design: "Batched", operation: "all input",
+        CountedOperation(
+            library: "Batched", operation: "all input",
             budget: Budget(allocations: 5, instructions: 4_304)
         ) { units, start, stop in
             let done = Countdown(1)

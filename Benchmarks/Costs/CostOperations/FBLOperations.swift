@@ -2,12 +2,13 @@ public import CompareKit
 public import DesignRegistry
 import Dispatch
 import FBLPromises
+public import PromiseCosts
 
 /// FBL, the design closest to raw GCD: at most 1.5x on single and per chain link, and at or below
 /// SwiftNIO's ratio on single, chain, all, fan-out and error propagation; at most 200 bytes and 4
 /// allocations per pending promise with one `then`.
 extension FBLAdapter: CostedDesign {
-    public static var costOperations: [Measurement] { FBLOperations.all }
+    public static var costOperations: [CountedOperation] { FBLOperations.all }
     public static var targets: TargetTable.Limits {
         .init(
             ratios: ["single": 1.5, "chain": 1.5],
@@ -20,11 +21,11 @@ extension FBLAdapter: CostedDesign {
 enum FBLOperations {
     static let queue = DispatchQueue(label: "costs.fbl")
 
-    static let all: [Measurement] = [
+    static let all: [CountedOperation] = [
         // Allocations: the pending promise, and the promise `then` returns, which holds the callback and is its own observer's
         // context (`FBLChainedPromise`).
         .pendingWithOneThen(
-            design: "FBL", budget: Budget(allocations: 2, pendingBytes: 281, instructions: 8_401), queue: queue
+            library: "FBL", budget: Budget(allocations: 2, pendingBytes: 281, instructions: 8_401), queue: queue
         ) { done in
             let root = FBLPromise<Int>.pending()
             return (root, root.then(on: queue) { _ in done.tick() })
@@ -32,18 +33,18 @@ enum FBLOperations {
             root.fulfill(1)
         },
         // Allocations: the above, and GCD's closure and block for the callback.
-        Measurement(
-            design: "FBL", operation: "chain link",
+        CountedOperation(
+            library: "FBL", operation: "chain link",
             budget: Budget(allocations: 3, instructions: 4_547)
         ) { units, start, stop in chain(units, start, stop, rejecting: false) },
         // Allocations: as a chain link; the rejection passes every link without running its block.
-        Measurement(
-            design: "FBL", operation: "error link",
+        CountedOperation(
+            library: "FBL", operation: "error link",
             budget: Budget(allocations: 3, instructions: 4_684)
         ) { units, start, stop in chain(units, start, stop, rejecting: true) },
         // Allocations: the link, its hop, and its observer's slot in the list (the array grows, amortised).
-        Measurement(
-            design: "FBL", operation: "fan-out observer",
+        CountedOperation(
+            library: "FBL", operation: "fan-out observer",
             budget: Budget(allocations: 5, instructions: 5_459)
         ) { units, start, stop in
             let done = Countdown(units)
@@ -55,8 +56,8 @@ enum FBLOperations {
             stop()
         },
         // Allocations: `observe`'s two callbacks and its observer, per input.
-        Measurement(
-            design: "FBL", operation: "all input",
+        CountedOperation(
+            library: "FBL", operation: "all input",
             budget: Budget(allocations: 3, instructions: 7_537)
         ) { units, start, stop in
             let done = Countdown(1)

@@ -1,6 +1,7 @@
 import CompareKit
 import Dispatch
 import FloorPrototypes
+import PromiseCosts
 
 /// The floors by experiment (`FloorPrototypes`), counted as the designs are, so that a design's
 /// distance from the floor of its contract is an exact ratio (Reports/performance.md). Not designs:
@@ -8,33 +9,33 @@ import FloorPrototypes
 enum FloorOperations {
     static let queue = DispatchQueue(label: "costs.floor")
 
-    static let all: [Measurement] = [
+    static let all: [CountedOperation] = [
         // FBL's contract with observers that allocate nothing: the floor of FBL's chain link.
-        Measurement(
-            design: "Floor-nodes", operation: "chain link",
+        CountedOperation(
+            library: "Floor-nodes", operation: "chain link",
             budget: Budget(instructions: 4_386)
         ) { units, start, stop in nodeChain(units, start, stop, rejecting: false) },
-        Measurement(
-            design: "Floor-nodes", operation: "error link",
+        CountedOperation(
+            library: "Floor-nodes", operation: "error link",
             budget: Budget(instructions: 4_490)
         ) { units, start, stop in nodeChain(units, start, stop, rejecting: true) },
         // QN's contract for a `map` link at its least: the floor of QN's map link.
-        Measurement(
-            design: "Floor-QN", operation: "map link",
+        CountedOperation(
+            library: "Floor-QN", operation: "map link", comparedWith: "chain link",
             budget: Budget(instructions: 5_065)
         ) { units, start, stop in taskChain(units, start, stop, rejecting: false) },
-        Measurement(
-            design: "Floor-QN", operation: "error link",
+        CountedOperation(
+            library: "Floor-QN", operation: "error link",
             budget: Budget(instructions: 5_136)
         ) { units, start, stop in taskChain(units, start, stop, rejecting: true) },
         // The same floor storing what QN's contract keeps (its memory is QN's): what that storage
         // costs in instructions.
-        Measurement(
-            design: "Floor-QN+contract", operation: "map link",
+        CountedOperation(
+            library: "Floor-QN+contract", operation: "map link", comparedWith: "chain link",
             budget: Budget(instructions: 5_381)
         ) { units, start, stop in contractTaskChain(units, start, stop, rejecting: false) },
-        Measurement(
-            design: "Floor-QN+contract", operation: "error link",
+        CountedOperation(
+            library: "Floor-QN+contract", operation: "error link",
             budget: Budget(instructions: 5_138)
         ) { units, start, stop in contractTaskChain(units, start, stop, rejecting: true) },
     ]

@@ -1,13 +1,14 @@
 public import CompareKit
 public import DesignRegistry
 import Dispatch
+public import PromiseCosts
 import QNTasks
 
 /// QN: at most 3x per chain link, at most twice FBL's ratio on two and three chained blocks,
 /// fan-out and concurrent, at most 3 times a Swift `Task`'s ratio on cancellation (from `cancel()`
 /// to the final callback); 256 bytes and 6 allocations per pending promise with one `then`.
 extension QNAdapter: CostedDesign {
-    public static var costOperations: [Measurement] { QNOperations.all }
+    public static var costOperations: [CountedOperation] { QNOperations.all }
     public static var chainLinkOperation: String { "map link" }
     public static var targets: TargetTable.Limits {
         .init(
@@ -24,13 +25,13 @@ extension QNAdapter: CostedDesign {
 enum QNOperations {
     static let queue = DispatchQueue(label: "costs.qn")
 
-    static let all: [Measurement] = [
+    static let all: [CountedOperation] = [
         // Allocations: the manual task, the continuation, the side table of the source's weak reference,
         // and the typed callback's wrapper (a task's core stores observers that take the outcome erased).
         // Bytes: the manual task and its start block, the continuation, the side table of the source's weak
         // reference and the typed callback's wrapper.
         .pendingWithOneThen(
-            design: "QN", operation: "pending task with one map",
+            library: "QN", operation: "pending task with one map",
             budget: Budget(allocations: 4, pendingBytes: 464, instructions: 11_014), queue: queue
         ) { done in
             let root = QNAsyncManualTask<Int>()
@@ -42,18 +43,18 @@ enum QNOperations {
         },
         // Allocations: the continuation, a side table (each link refers weakly to its source, which gives
         // the source one), and its hop (GCD's closure and block).
-        Measurement(
-            design: "QN", operation: "map link",
+        CountedOperation(
+            library: "QN", operation: "map link", comparedWith: "chain link",
             budget: Budget(allocations: 4, instructions: 5_542)
         ) { units, start, stop in chain(units, start, stop, rejecting: false) },
         // Allocations: as a map link; the failure passes every link without running its block.
-        Measurement(
-            design: "QN", operation: "error link",
+        CountedOperation(
+            library: "QN", operation: "error link",
             budget: Budget(allocations: 4, instructions: 5_397)
         ) { units, start, stop in chain(units, start, stop, rejecting: true) },
         // Allocations: the continuation, its hop, its callback's wrapper and the source's observer growth.
-        Measurement(
-            design: "QN", operation: "fan-out observer",
+        CountedOperation(
+            library: "QN", operation: "fan-out observer",
             budget: Budget(allocations: 8, instructions: 8_968)
         ) { units, start, stop in
             let done = Countdown(units)

@@ -1,12 +1,13 @@
 public import CompareKit
 public import DesignRegistry
 import Dispatch
+public import PromiseCosts
 import QXPromises
 
 /// QX: at most twice FBL's ratio on single, chain, fan-out and error propagation; 384 bytes and 6
 /// allocations per pending promise with one `then`.
 extension QXAdapter: CostedDesign {
-    public static var costOperations: [Measurement] { QXOperations.all }
+    public static var costOperations: [CountedOperation] { QXOperations.all }
     public static var targets: TargetTable.Limits {
         .init(
             relative: TargetTable.RelativeLimit.on(
@@ -19,11 +20,11 @@ extension QXAdapter: CostedDesign {
 enum QXOperations {
     static let queue = DispatchQueue(label: "costs.qx")
 
-    static let all: [Measurement] = [
+    static let all: [CountedOperation] = [
         // Allocations: the pending promise, its resolver's settler, the side table its weak reference
         // needs, and the link, which is itself the observer of the promise's `state` key.
         .pendingWithOneThen(
-            design: "QX", budget: Budget(allocations: 4, pendingBytes: 457, instructions: 14_505), queue: queue
+            library: "QX", budget: Budget(allocations: 4, pendingBytes: 457, instructions: 14_505), queue: queue
         ) { done in
             let root = QXPromise.pending(on: queue)
             let then = root.promise.then(on: queue) { _ in
@@ -35,8 +36,8 @@ enum QXOperations {
             root.resolver.fulfill(1)
         },
         // Allocations: the link, and its hop to its queue: the hop's closure and GCD's block for it.
-        Measurement(
-            design: "QX", operation: "chain link",
+        CountedOperation(
+            library: "QX", operation: "chain link",
             budget: Budget(allocations: 3, instructions: 7_065)
         ) { units, start, stop in
             let done = Countdown(1)
@@ -53,8 +54,8 @@ enum QXOperations {
             stop()
         },
         // Allocations: the link, its hop, and the growth of the promise's observer array (amortised).
-        Measurement(
-            design: "QX", operation: "fan-out observer",
+        CountedOperation(
+            library: "QX", operation: "fan-out observer",
             budget: Budget(allocations: 4, instructions: 8_280)
         ) { units, start, stop in
             let done = Countdown(units)
@@ -71,8 +72,8 @@ enum QXOperations {
             stop()
         },
         // Allocations: `all`'s handler per input, which hops to the queue when told.
-        Measurement(
-            design: "QX", operation: "all input",
+        CountedOperation(
+            library: "QX", operation: "all input",
             budget: Budget(allocations: 3, instructions: 10_121)
         ) { units, start, stop in
             let done = Countdown(1)
@@ -87,8 +88,8 @@ enum QXOperations {
             done.wait()
         },
         // Allocations: a public observation: its token and the observer that holds the handler.
-        Measurement(
-            design: "QX", operation: "key-value observation",
+        CountedOperation(
+            library: "QX", operation: "key-value observation",
             budget: Budget(allocations: 4, instructions: 15_361)
         ) { units, start, stop in
             let (promise, resolver) = QXPromise.pending(on: queue)

@@ -2,6 +2,7 @@ import AYPromises
 import CompareKit
 import DesignRegistry
 import Dispatch
+import PromiseCosts
 
 /// The AY design: untyped values, closure-property operators (`thenOn(queue) { }`, `catchOn`),
 /// `AYPromise.all` / `race` (first *fulfilled*). No cancellation.

@@ -2,6 +2,7 @@ import BatchedPromises
 import CompareKit
 import DesignRegistry
 import Dispatch
+import PromiseCosts
 
 /// The project's own design: typed `Promise<Value, Failure>`, whose callbacks join the running
 /// drain of their queue. A link is `map` or `flatMap`, `all` and `first` are its `all` and

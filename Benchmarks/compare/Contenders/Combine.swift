@@ -2,6 +2,7 @@ import CompareKit
 import Dispatch
 import OpenCombine
 import OpenCombineDispatch
+import PromiseCosts
 
 /// The Combine peer: `Future`, Combine's one promise type, through OpenCombine (the Combine API
 /// on Linux), written the way Combine code is.

@@ -1,4 +1,5 @@
 import CompareKit
+import PromiseCosts
 import PromiseRuntime
 
 /// The floor: the same callbacks called directly, with no queue and no promise.

@@ -2,6 +2,7 @@ import CompareKit
 import DesignRegistry
 import Dispatch
 import FBLPromises
+import PromiseCosts
 
 /// google/promises' design: typed `FBLPromise<Value>`, `then(on:)` with explicit queues, `all`,
 /// `race`, `recover`. No cancellation.

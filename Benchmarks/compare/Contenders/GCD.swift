@@ -1,5 +1,6 @@
 import CompareKit
 import Dispatch
+import PromiseCosts
 import PromiseRuntime
 
 /// The practical floor: the same shape of work and the same queue hops as the promises, written

@@ -2,6 +2,7 @@ import CompareKit
 import Dispatch
 import NIOCore
 import NIOPosix
+import PromiseCosts
 
 /// A production peer: SwiftNIO's `EventLoopFuture` / `EventLoopPromise`, the future most Swift
 /// server code uses.

@@ -1,6 +1,7 @@
 import CompareKit
 import DesignRegistry
 import Dispatch
+import PromiseCosts
 import QNTasks
 
 /// The QN design: lazily started, cancellable tasks. A link is a continuation (`map`: one task per

@@ -1,6 +1,7 @@
 import CompareKit
 import DesignRegistry
 import Dispatch
+import PromiseCosts
 import QXPromises
 
 /// The QX design: each `then` makes a link that observes the previous promise's `state` key

@@ -1,5 +1,6 @@
 import CompareKit
 import Dispatch
+import PromiseCosts
 import PromiseRuntime
 
 /// The peer most new Swift code reaches for: structured concurrency (async functions, task

@@ -2,11 +2,10 @@ public import Dispatch
 public import Synchronization
 
 /// Counts callbacks down to zero, sums the values they hand in, and wakes the waiting thread at
-/// zero.
+/// zero: how an operation waits for its callbacks without allocating (a tick allocates nothing).
 ///
-/// `compare`'s user blocks tick it, so every contender pays the same two atomic operations per
-/// unit; `AllocationCounter` waits on it too, since a tick allocates nothing. Inlinable, so a tick
-/// costs the same as it did when each tool had its own copy.
+/// `compare`'s user blocks tick it too, so every contender pays the same two atomic operations
+/// per unit. Inlinable, so that a tick costs the same in every module that uses it.
 ///
 /// ```swift
 /// let done = Countdown(inputs.count)
