@@ -4,7 +4,9 @@
 // package would (one package, so that CI builds the root package's modules for them once):
 //
 // - TinyPromise: a promise type written for the example, and the Promises/A+ suite (the
-//   `APlusSuite` product) run against it through an adapter of its own, with both runners.
+//   `APlusSuite` product) run against it through an adapter of its own, with both runners; and
+//   its costs, through the cost products (`PromiseCosts`): its allocation budgets checked in
+//   `swift test`, its instructions counted by `swift run -c release TinyPromiseInstructions`.
 // - TypedPromise: a typed library of the common Swift shape (`Promise<T>`, a resolver that cannot
 //   throw, one-callback `then` and `recover`, no thenables), and its exact result per clause.
 // - XcodeDefaults: the README's and the DocC articles' snippets for the four designs, compiled and
@@ -62,6 +64,27 @@ let package = Package(
             path: "TinyPromise/Tests/TinyPromiseTests",
             swiftSettings: strict
         ),
+        // Its costs, through the cost products: the adapter and budgets, the allocation tool (a
+        // process of its own, since it replaces `malloc`), the instruction tool, and the test
+        // that checks the allocation budgets.
+        .target(
+            name: "TinyPromiseCosts",
+            dependencies: ["TinyPromise", .product(name: "PromiseCosts", package: "PromiseDesigns")],
+            path: "TinyPromise/Sources/TinyPromiseCosts", swiftSettings: strict),
+        .executableTarget(
+            name: "TinyPromiseAllocations",
+            dependencies: ["TinyPromiseCosts", .product(name: "PromiseCostsAllocations", package: "PromiseDesigns")],
+            path: "TinyPromise/Sources/TinyPromiseAllocations", swiftSettings: strict),
+        .executableTarget(
+            name: "TinyPromiseInstructions",
+            dependencies: ["TinyPromiseCosts", .product(name: "PromiseCosts", package: "PromiseDesigns")],
+            path: "TinyPromise/Sources/TinyPromiseInstructions", swiftSettings: strict),
+        .testTarget(
+            name: "TinyPromiseCostTests",
+            dependencies: [
+                "TinyPromiseAllocations", .product(name: "PromiseCostsTesting", package: "PromiseDesigns"),
+            ],
+            path: "TinyPromise/Tests/TinyPromiseCostTests", swiftSettings: strict),
         .target(name: "TypedPromise", path: "TypedPromise/Sources/TypedPromise", swiftSettings: strict),
         .testTarget(
             name: "TypedPromiseTests",

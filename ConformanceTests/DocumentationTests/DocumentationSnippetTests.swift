@@ -34,16 +34,21 @@ struct DocumentationSnippetTests {
             "Examples/TinyPromise/Tests/TinyPromiseTests/TinyAdapter.swift",
             "Examples/TinyPromise/Tests/TinyPromiseTests/TinyPromiseAPlusTests.swift",
             "Examples/TinyPromise/Tests/TinyPromiseTests/TinyPromiseXCTests.swift",
+            // Its costs, through the cost products (their DocC article shows them).
+            "Examples/TinyPromise/Sources/TinyPromiseCosts/TinyPromiseCosts.swift",
+            "Examples/TinyPromise/Sources/TinyPromiseAllocations/TinyPromiseAllocations.swift",
+            "Examples/TinyPromise/Sources/TinyPromiseInstructions/TinyPromiseInstructions.swift",
+            "Examples/TinyPromise/Tests/TinyPromiseCostTests/TinyPromiseCostTests.swift",
         ]
 
     /// The README, every report and every DocC article (the modules' under `Implementations/`,
-    /// the suite's under `ConformanceTests/`).
+    /// the suite's under `ConformanceTests/`, the cost product's under `Benchmarks/`).
     static func documentationFiles() throws -> [String] {
         let fileManager = FileManager.default
         var files = ["README.md"]
         files += try fileManager.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Reports").path)
             .filter { $0.hasSuffix(".md") }.sorted().map { "Reports/\($0)" }
-        for folder in ["Implementations", "ConformanceTests"] {
+        for folder in ["Implementations", "ConformanceTests", "Benchmarks"] {
             let modules = packageRoot.appendingPathComponent(folder)
             for module in try fileManager.contentsOfDirectory(atPath: modules.path).sorted() {
                 let moduleFolder = modules.appendingPathComponent(module)

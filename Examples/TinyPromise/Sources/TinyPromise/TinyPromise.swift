@@ -30,15 +30,16 @@ public protocol TinyPropertyThenable: Sendable {
 /// The error a promise resolved with itself is rejected with (Promises/A+ 2.3.1).
 public struct TinyCycleError: Error {}
 
-/// A minimal untyped promise, written only to show an outside library passing the Promises/A+
-/// suite: callbacks run on the main queue, values are `(any Sendable)?`, and it assimilates any
-/// `TinyThenable` or `TinyPropertyThenable`.
+/// A minimal untyped promise, written only to show an outside library through the Promises/A+
+/// suite and the cost runners: callbacks run on the main queue unless `then` names another,
+/// values are `(any Sendable)?`, and it assimilates any `TinyThenable` or `TinyPropertyThenable`.
 public final class TinyPromise: Sendable {
     public typealias Value = (any Sendable)?
     typealias Callback = @Sendable (Result<Value, any Error>) -> Void
 
     private enum State {
-        case pending([Callback])
+        /// The callbacks, each with the queue it runs on, in registration order.
+        case pending([(DispatchQueue, Callback)])
         case settled(Result<Value, any Error>)
     }
 
@@ -61,13 +62,15 @@ public final class TinyPromise: Sendable {
         if claim() { settle(.failure(error)) }
     }
 
-    /// Registers callbacks; each runs on the main queue, never before `then` returns.
+    /// Registers callbacks; each runs on `queue` (the main queue by default), never before `then`
+    /// returns.
     public func then(
+        on queue: DispatchQueue = .main,
         _ onFulfilled: (@Sendable (Value) throws -> Value)? = nil,
         _ onRejected: (@Sendable (any Error) throws -> Value)? = nil
     ) -> TinyPromise {
         let next = TinyPromise()
-        observe { result in
+        observe(on: queue) { result in
             do {
                 switch result {
                 case .success(let value):
@@ -94,7 +97,7 @@ public final class TinyPromise: Sendable {
     private func run(resolving value: Value) {
         if let promise = value as? TinyPromise {
             if promise === self { return settle(.failure(TinyCycleError())) }
-            promise.observe { self.settle($0) }  // adopts its state one main-queue hop later
+            promise.observe(on: .main) { self.settle($0) }  // adopts its state one main-queue hop later
         } else if let thenable = value as? any TinyThenable {
             call(thenable.then(onFulfilled:onRejected:))
         } else if let object = value as? any TinyPropertyThenable {
@@ -126,25 +129,25 @@ public final class TinyPromise: Sendable {
         }
     }
 
-    /// Settles the promise once, and queues the callbacks on the main queue in the order they were
+    /// Settles the promise once, and queues the callbacks on their queues in the order they were
     /// registered. They are queued under the lock: a `then` on another thread that sees the promise
     /// settled then queues its callback after these, never before (Promises/A+ 2.2.6).
     private func settle(_ result: Result<Value, any Error>) {
         state.withLock { state in
             guard case .pending(let callbacks) = state else { return }
             state = .settled(result)
-            for callback in callbacks { DispatchQueue.main.async { callback(result) } }
+            for (queue, callback) in callbacks { queue.async { callback(result) } }
         }
     }
 
-    /// Runs `callback` on the main queue once the promise is settled.
-    private func observe(_ callback: @escaping Callback) {
+    /// Runs `callback` on `queue` once the promise is settled.
+    private func observe(on queue: DispatchQueue, _ callback: @escaping Callback) {
         state.withLock { state in
             switch state {
             case .pending(let callbacks):
-                state = .pending(callbacks + [callback])
+                state = .pending(callbacks + [(queue, callback)])
             case .settled(let result):
-                DispatchQueue.main.async { callback(result) }
+                queue.async { callback(result) }
             }
         }
     }
