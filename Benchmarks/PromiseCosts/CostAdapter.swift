@@ -8,14 +8,15 @@ public import Dispatch
 ///
 /// Values are `Int`s, and callbacks run on a serial `DispatchQueue`: what a chain of an app's
 /// promises does, and what raw GCD does in ``RawGCD``, so that the ratio between the two means
-/// something. An adapter calls the library's own API and adds nothing: every allocation and
-/// instruction between `start` and `stop` is counted as the library's.
+/// something. An adapter calls the library's own API and adds nothing, since what it does is
+/// counted as the library's (see ``CountedOperation`` for what each runner counts).
 ///
 /// ```swift
 /// import PromiseCosts
 /// import MyPromise
 ///
 /// enum MyCostAdapter: CostAdapter {
+///     typealias IntPromise = MyPromise<Int>
 ///     static let name = "MyPromise"
 ///     static func makePending() -> (promise: MyPromise<Int>, resolver: MyPromise<Int>) {
 ///         let promise = MyPromise<Int>()
@@ -36,39 +37,53 @@ public import Dispatch
 /// }
 /// ```
 public protocol CostAdapter: SendableMetatype {
-    /// A promise of an `Int`.
-    associatedtype Promise
-    /// What settles a pending ``Promise``: the promise itself, or a resolver the library hands
+    /// The library's promise of an `Int` (named so that it does not hide a library type called
+    /// `Promise`).
+    associatedtype IntPromise
+    /// What settles a pending ``IntPromise``: the promise itself, or a resolver the library hands
     /// out beside it.
-    associatedtype Resolver
+    associatedtype IntResolver
 
     /// The library's name, as the tables show it: the first word of each operation's name.
     static var name: String { get }
 
     /// A pending promise, and what settles it.
-    static func makePending() -> (promise: Promise, resolver: Resolver)
+    static func makePending() -> (promise: IntPromise, resolver: IntResolver)
 
     /// Fulfils the promise of `resolver` with `value`.
-    static func fulfill(_ resolver: Resolver, with value: Int)
+    static func fulfill(_ resolver: IntResolver, with value: Int)
 
     /// Rejects the promise of `resolver` with `error`.
-    static func reject(_ resolver: Resolver, with error: any Error)
+    static func reject(_ resolver: IntResolver, with error: any Error)
 
     /// A new promise, fulfilled with `transform(value)` on `queue` once `promise` fulfils, and
     /// rejected with its error, without calling `transform`, once it rejects: one link of a chain.
     static func then(
-        _ promise: Promise, on queue: DispatchQueue, _ transform: @escaping @Sendable (Int) -> Int
+        _ promise: IntPromise, on queue: DispatchQueue, _ transform: @escaping @Sendable (Int) -> Int
     )
-        -> Promise
+        -> IntPromise
 
     /// Calls `callback` on `queue` once `promise` settles, either way: an observer.
-    static func whenSettled(_ promise: Promise, on queue: DispatchQueue, _ callback: @escaping @Sendable () -> Void)
+    static func whenSettled(_ promise: IntPromise, on queue: DispatchQueue, _ callback: @escaping @Sendable () -> Void)
 }
 
 /// A ``CostAdapter`` for a library with an `all`, which adds the "all input" operation.
+///
+/// ```swift
+/// extension MyCostAdapter: CostAdapterWithAll {
+///     static func whenAllFulfilled(
+///         _ promises: [MyPromise<Int>], on queue: DispatchQueue, _ callback: @escaping @Sendable () -> Void
+///     ) {
+///         MyPromise.all(promises, on: queue).always(on: queue, callback)
+///     }
+/// }
+/// ```
 public protocol CostAdapterWithAll: CostAdapter {
-    /// A promise fulfilled once every one of `promises` fulfils.
-    static func all(_ promises: [Promise]) -> Promise
+    /// Calls `callback` on `queue` once every one of `promises` has fulfilled: the library's `all`,
+    /// observed. Whatever the `all` returns (an array of the values, a promise of another type),
+    /// only its settling is observed.
+    static func whenAllFulfilled(
+        _ promises: [IntPromise], on queue: DispatchQueue, _ callback: @escaping @Sendable () -> Void)
 }
 
 /// The five operations every library is measured by, and what one unit of each is.
@@ -82,10 +97,13 @@ public enum StandardOperation: String, CaseIterable, Sendable {
     /// One more observer of one promise, registered before it settles. Raw GCD's equivalent is
     /// one block dispatched per observer.
     case fanOutObserver = "fan-out observer"
-    /// One more pending promise with one `then` registered, counted while it waits: what a
-    /// promise costs the heap while nothing has happened yet (its bytes are the pending size).
+    /// One more pending promise with one `then` registered. Allocations count it while it waits:
+    /// what a promise costs the heap while nothing has happened yet (its bytes are the pending
+    /// size); instructions, its whole life.
     case pendingWithOneThen = "pending promise with one then"
-    /// One more input of an `all` over pending promises: registering on it, then its settling.
+    /// One more input of an `all` over pending promises. Allocations count the `all` and its
+    /// registration on the inputs; instructions, the input's whole life (made, registered,
+    /// fulfilled, its value delivered, freed).
     case allInput = "all input"
 }
 
@@ -161,7 +179,7 @@ extension CountedOperation {
             let done = Countdown(1)
             let inputs = (0..<units).map { _ in Adapter.makePending() }
             start()
-            Adapter.whenSettled(Adapter.all(inputs.map(\.promise)), on: queue) { done.tick() }
+            Adapter.whenAllFulfilled(inputs.map(\.promise), on: queue) { done.tick() }
             stop()
             queue.holding { for (index, input) in inputs.enumerated() { Adapter.fulfill(input.resolver, with: index) } }
             done.wait()

@@ -31,7 +31,11 @@ public struct Budget: Sendable, Equatable {
 ///
 /// Both runners run it at two sizes and divide the difference of the counts by the difference
 /// of the sizes, so that one-time costs (a queue's first block, the runtime's caches) cancel and
-/// what is left is the cost of one more unit.
+/// what is left is the cost of one more unit. They count different spans:
+/// - the allocation runner counts the allocations between `start` and `stop`: what the operation
+///   allocates (and, for a pending promise, what it holds while it waits);
+/// - the instruction runner counts the whole `run`, since callgrind counts the process: a unit's
+///   whole life, made, registered, settled, its callback run, freed.
 ///
 /// What is counted between `start` and `stop` must not depend on thread timing, or the count
 /// would not be exact. Settling and running callbacks on one serial queue is exact (a chain

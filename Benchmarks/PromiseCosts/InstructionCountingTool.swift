@@ -171,14 +171,21 @@ struct CountInstructions: ParsableCommand {
             try Data(table.markdown(sizes: sizes, notes: settings.notes, reportPath: report).utf8)
                 .write(to: URL(fileURLWithPath: report))
         }
-        let failures = rows.filter(\.check.isOffBudget)
+        let failures = rows.filter(\.check.isOffBudget).map { row in
+            let budget = Double(budgets[row.measurement.name] ?? 1)
+            return "\(row.measurement.name) (\(String(format: "%+.1f", (row.perUnit / budget - 1) * 100)) %)"
+        }
         if !failures.isEmpty {
+            // The table first, then the verdict, in that order even when both go to one file.
+            fflush(nil)  // every open output stream, standard output among them
             FileHandle.standardError.write(
                 Data(
                     """
+
                     \(InstructionCountingCommand.configuration.commandName ?? "the tool"): \(failures.count) \
                     operation(s) off budget by more than \(Int(InstructionCounts.tolerance * 100)) %: \
-                    \(failures.map(\.measurement.name).joined(separator: ", "))
+                    \(failures.joined(separator: ", ")); change the code back, or the budget in the commit \
+                    that changes the cost
 
                     """.utf8))
             throw ExitCode.failure
