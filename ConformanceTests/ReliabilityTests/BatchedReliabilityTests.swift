@@ -24,6 +24,40 @@ struct BatchedReliabilityTests {
         )
     }
 
+    /// Callbacks on several queues read one settled outcome at the same time. Each must get it,
+    /// and none may write it: under ThreadSanitizer an in-place read of the outcome's storage
+    /// (an `inout` access, which is a modifying one) was a reported race between such readers.
+    @Test("callbacks on four queues read one settled outcome at once, and each gets it")
+    func settledOutcomeReadFromManyQueues() async throws {
+        let queues = (0..<4).map { DispatchQueue(label: "batched.reader.\($0)") }
+        let rounds = stressSize(2_000)
+        let perRound = queues.count * 4
+        let calls = Countdown(rounds * perRound)
+        let wrong = Countdown(0)
+        for round in 0..<rounds {
+            // An outcome too wide for the promise's two words (stored out of line) and an Int
+            // (stored inline), each settled before any callback.
+            let (promise, resolver) = Promise<Wide, Never>.makePending()
+            let (inline, inlineResolver) = Promise<Int, Never>.makePending()
+            resolver.fulfill(Wide(round))
+            inlineResolver.fulfill(round)
+            for queue in queues {
+                for _ in 0..<2 {
+                    promise.whenComplete(on: queue) { outcome in
+                        if case .fulfilled(let value) = outcome, value == Wide(round) {} else { wrong.tick() }
+                        calls.tick()
+                    }
+                    inline.whenComplete(on: queue) { outcome in
+                        if case .fulfilled(let value) = outcome, value == round {} else { wrong.tick() }
+                        calls.tick()
+                    }
+                }
+            }
+        }
+        try await calls.wait("every callback of every round", timeout: heavyTimeout)
+        #expect(wrong.remaining == 0, "callbacks that got another outcome: \(-wrong.remaining)")
+    }
+
     @Test("thousands of internal steps in one drain hand their callbacks to their queue")
     func internalStepsInOneDrain() async throws {
         let queue = TaggedQueue("batched.yield")
@@ -96,4 +130,13 @@ struct BatchedReliabilityTests {
         resolver.fulfill(1)
         #expect(try await awaitOutcome("the flatMap's promise") { await outer.outcome }.get() == .fulfilled(1))
     }
+}
+
+/// A value wider than two words.
+private struct Wide: Equatable, Sendable {
+    let first: Int
+    let second: Int
+    let third: Int
+
+    init(_ value: Int) { (first, second, third) = (value, value, value) }
 }

@@ -293,10 +293,14 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     /// The outcome of a promise known to have settled. A cancellation is in ``Node/settled``
     /// and writes no payload (a cancellation walk runs unspecialised code, which could only write
     /// one with a generic-metadata lookup).
+    ///
+    /// Reads a copy of ``payload``, never the property in place: callbacks on several queues read
+    /// one settled outcome at once, and an in-place (`inout`) access is a modifying one, which
+    /// ThreadSanitizer reports as a race between those readers.
     @inlinable
     final var settledOutcome: Outcome {
         if settled.load(ordering: .relaxed) == Settled.cancelled { return .cancelled }
-        return withUnsafeMutableBytes(of: &payload) { raw in
+        return withUnsafeBytes(of: payload) { raw in
             if Self.storesInline { return raw.baseAddress!.assumingMemoryBound(to: Outcome.self).pointee }
             return raw.load(as: UnsafeMutablePointer<Outcome>.self).pointee
         }
