@@ -45,9 +45,9 @@ enum TinyCostAdapter: CostAdapter {
 public let tinyPromiseOperations = CountedOperation.standard(
     TinyCostAdapter.self,
     budgets: [
-        .pendingWithOneThen: Budget(allocations: 7, pendingBytes: 350, instructions: 17_896),
-        .chainLink: Budget(allocations: 11, instructions: 10_832),
-        .errorLink: Budget(allocations: 10, instructions: 5_401),
-        .fanOutObserver: Budget(allocations: 12, instructions: 12_017),
+        .pendingWithOneThen: Budget(allocations: 7, pendingBytes: 350, instructions: 17_624),
+        .chainLink: Budget(allocations: 11, instructions: 10_672),
+        .errorLink: Budget(allocations: 10, instructions: 5_402),
+        .fanOutObserver: Budget(allocations: 12, instructions: 11_868),
     ])
 // end-snippet
