@@ -25,7 +25,7 @@ enum FBLOperations {
         // Allocations: the pending promise, and the promise `then` returns, which holds the callback and is its own observer's
         // context (`FBLChainedPromise`).
         .pendingWithOneThen(
-            library: "FBL", budget: Budget(allocations: 2, pendingBytes: 281, instructions: 8_401), queue: queue
+            library: "FBL", budget: Budget(allocations: 2, pendingBytes: 281, instructions: 8_640), queue: queue
         ) { done in
             let root = FBLPromise<Int>.pending()
             return (root, root.then(on: queue) { _ in done.tick() })
