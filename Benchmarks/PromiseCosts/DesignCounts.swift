@@ -9,8 +9,6 @@
 public struct DesignCounts: Sendable {
     /// The design, as the project names it: "FBL".
     public let design: String
-    /// What the design is, in a few words.
-    public let summary: String
     /// Instructions per unit, by operation.
     public let counts: [StandardOperation: Int]
 
@@ -23,22 +21,22 @@ public struct DesignCounts: Sendable {
     /// The five designs, in the project's order.
     public static let all: [DesignCounts] = [
         DesignCounts(
-            design: "FBL", summary: "google/promises' design: GCD observers",
+            design: "FBL",
             counts: [
                 .pendingWithOneThen: 8_640, .chainLink: 4_547, .errorLink: 4_684, .fanOutObserver: 5_459,
                 .allInput: 7_537,
             ]),
         DesignCounts(
-            design: "AY", summary: "closure-property chaining, main-queue default",
+            design: "AY",
             counts: [.pendingWithOneThen: 11_040, .chainLink: 6_343, .fanOutObserver: 7_642, .allInput: 12_000]),
         DesignCounts(
-            design: "QX", summary: "chaining by observing a promise's state",
+            design: "QX",
             counts: [.pendingWithOneThen: 14_505, .chainLink: 7_065, .fanOutObserver: 8_280, .allInput: 10_121]),
         DesignCounts(
-            design: "QN", summary: "lazy cancellable tasks",
+            design: "QN",
             counts: [.pendingWithOneThen: 11_014, .chainLink: 5_542, .errorLink: 5_397, .fanOutObserver: 8_968]),
         DesignCounts(
-            design: "Batched", summary: "this project's own: callbacks batched per queue drain",
+            design: "Batched",
             counts: [
                 .pendingWithOneThen: 4_660, .chainLink: 1_205, .errorLink: 1_145, .fanOutObserver: 1_327,
                 .allInput: 4_304,
