@@ -1,5 +1,4 @@
 import PromiseRuntime
-import Synchronization
 
 extension Promise {
     /// Waits for the promise: its value, or a throw of its failure, or of `CancellationError` if
@@ -72,7 +71,7 @@ extension Promise {
 @usableFromInline
 final class Awaiter<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     // `@unchecked Sendable`: `input` is written only while the node is in no list (made, or moved
-    // to the root its input forwards to) and read by `run` only; `state` guards itself.
+    // to the root its input forwards to) and read by `run` only; `lock` guards `state`.
     @exclusivity(unchecked) @usableFromInline unowned(unsafe) var input: PromiseBox<Value, Failure>
 
     enum State {
@@ -81,7 +80,10 @@ final class Awaiter<Value: Sendable, Failure: Error>: Node, @unchecked Sendable 
         case done
     }
 
-    let state = Mutex(State.starting)
+    /// Guards ``state``: ``Lock``, whose ordering ThreadSanitizer sees (the cancellation handler
+    /// and the settle race here).
+    let lock = Lock()
+    @exclusivity(unchecked) var state = State.starting
 
     @usableFromInline
     init(input: PromiseBox<Value, Failure>) {
@@ -95,7 +97,7 @@ final class Awaiter<Value: Sendable, Failure: Error>: Node, @unchecked Sendable 
     /// Stores the continuation; `false` when the caller was cancelled first, in which case it is
     /// resumed at once and nothing is to be registered.
     func wait(with continuation: UnsafeContinuation<Promise<Value, Failure>.Outcome, Never>) -> Bool {
-        let cancelled = state.withLock { state in
+        let cancelled = lock.withLock {
             guard case .starting = state else { return true }
             state = .waiting(continuation)
             return false
@@ -109,7 +111,7 @@ final class Awaiter<Value: Sendable, Failure: Error>: Node, @unchecked Sendable 
     /// resumed it, registered or not yet (a promise no one else waits for is then cancelled, as it
     /// would be had the caller registered an instant earlier).
     func withdraw() -> Bool {
-        let action = state.withLock { state -> UnsafeContinuation<Promise<Value, Failure>.Outcome, Never>?? in
+        let action = lock.withLock { () -> UnsafeContinuation<Promise<Value, Failure>.Outcome, Never>?? in
             switch state {
             case .starting:
                 state = .done
@@ -135,7 +137,7 @@ final class Awaiter<Value: Sendable, Failure: Error>: Node, @unchecked Sendable 
     func resume() {
         let outcome = input.settledOutcome
         input.releaseFromNode()
-        let continuation = state.withLock { state -> UnsafeContinuation<Promise<Value, Failure>.Outcome, Never>? in
+        let continuation = lock.withLock { () -> UnsafeContinuation<Promise<Value, Failure>.Outcome, Never>? in
             guard case .waiting(let continuation) = state else { return nil }
             state = .done
             return continuation

@@ -143,16 +143,12 @@ struct Control {
 class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     @usableFromInline typealias Outcome = Promise<Value, Failure>.Outcome
 
-    /// The phase and the waiters, guarded by ``lockWord`` (``withControl(_:)``).
+    /// The phase and the waiters, guarded by ``lock`` (``withControl(_:)``).
     @exclusivity(unchecked) @usableFromInline final var control: Control
 
-    /// The lock of ``control``: 1 while held. A spin lock, because what it guards is a few
-    /// dozen instructions that never run user code and never block, so a waiter spins briefly
-    /// (yielding its thread if it must wait longer), and because it is an atomic that
-    /// ThreadSanitizer sees and that needs no thread identity (`Synchronization.Mutex` on Linux
-    /// reads the thread's identity from thread-local storage on every lock, a tenth of a chain
-    /// link's instructions).
-    @usableFromInline final let lockWord = Atomic<UInt32>(0)
+    /// The lock of ``control`` (``Lock``: a spin lock on Linux, `os_unfair_lock` on Apple
+    /// platforms).
+    @usableFromInline final let lock = Lock()
 
     /// The outcome once settled, inline or as a pointer to it (``storesInline``).
     @exclusivity(unchecked) @usableFromInline final var payload: (UInt, UInt) = (0, 0)
@@ -231,7 +227,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
             var list = NodeList(reversing: waiters)
             while let node = list.popFirst() {
                 node.inputAbandoned()
-                releaseIteratively(node)
+                releaseIteratively(consume node)
             }
         case .abandoned:
             break
@@ -245,21 +241,7 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     /// Runs `body` with ``control``, under the lock.
     @inlinable
     final func withControl<Result>(_ body: (inout Control) -> Result) -> Result {
-        if !lockWord.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { lockSlowly() }
-        defer { lockWord.store(0, ordering: .releasing) }
-        return body(&control)
-    }
-
-    /// Waits for the lock: spins while it is held, yielding the thread after a while.
-    @usableFromInline
-    final func lockSlowly() {
-        var spins = 0
-        repeat {
-            while lockWord.load(ordering: .relaxed) != 0 {
-                spins += 1
-                if spins > 64 { sched_yield() }
-            }
-        } while !lockWord.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+        lock.withLock { body(&control) }
     }
 
     // MARK: The outcome
