@@ -53,3 +53,14 @@ final class HeldQueue: Sendable {
 
     func release() { queue.resume() }
 }
+
+/// An object whose lifetime a test watches through a closure that captures it.
+final class Sentinel: Sendable {}
+
+/// Runs `make`, lets go of every object it returns (promises' storage, sentinels), and waits until
+/// each one is freed: what the leak tests of the operators that wait across an asynchronous step
+/// assert for their abandoned case.
+func expectAllFreed(_ what: String, _ make: () throws -> [AnyObject]) async throws {
+    let references = try make().map { Weak($0) }
+    try await eventually(what) { references.allSatisfy { $0.object == nil } }
+}

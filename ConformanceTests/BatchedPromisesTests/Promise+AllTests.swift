@@ -46,3 +46,13 @@ struct AllTests {
         #expect(try await value(of: other) == 1)
     }
 }
+
+extension AllTests {
+    @Test("all over promises no one can settle, one of them fulfilled, is freed with them once nothing holds it")
+    func abandonedFreed() async throws {
+        try await expectAllFreed("the inputs and the aggregate") {
+            let inputs = (0..<3).map { index in index == 0 ? Promise<Int, TestError>(value: 1) : Promise { _ in } }
+            return inputs.map(\.storage) + [Promise.all(inputs).storage]
+        }
+    }
+}

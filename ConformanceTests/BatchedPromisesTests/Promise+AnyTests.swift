@@ -24,3 +24,13 @@ struct AnyTests {
         #expect(try await outcome(of: Promise<Int, TestError>.any([])).failure?.failures == [])
     }
 }
+
+extension AnyTests {
+    @Test("any over promises no one can settle is freed with them once nothing holds it")
+    func abandonedFreed() async throws {
+        try await expectAllFreed("the inputs and the aggregate") {
+            let inputs = (0..<3).map { _ in Promise<Int, TestError> { _ in } }
+            return inputs.map(\.storage) + [Promise.any(inputs).storage]
+        }
+    }
+}

@@ -80,3 +80,36 @@ struct ConcurrencyTests {
         #expect(try await awaitOutcome { await long.outcome }.get().isCancelled)
     }
 }
+
+extension ConcurrencyTests {
+    @Test("a task awaiting a promise no one can settle, once cancelled, lets go of it and of its waiter")
+    func abandonedAwaitFreed() async throws {
+        let storage = Weak<AnyObject>(nil)
+        let (waiting, wait) = Promise<Void, Never>.makePending()
+        let task = Task {
+            let promise = Promise<Int, TestError> { _ in }
+            storage.set(promise.storage)
+            wait.fulfill(())
+            return await promise.outcome
+        }
+        _ = try await BatchedPromisesTests.outcome(of: waiting)
+        task.cancel()
+        #expect(await task.value.isCancelled)
+        try await eventually("the awaited promise to be freed") { storage.object == nil }
+    }
+
+    @Test("a promise made from async work is freed, with the work's closure, once the work ends and no one holds it")
+    func asyncWorkFreed() async throws {
+        let (ended, end) = Promise<Void, Never>.makePending()
+        try await expectAllFreed("the promise and the closure of its work") {
+            let sentinel = Sentinel()
+            let promise = Promise<Int, any Error> {
+                withExtendedLifetime(sentinel) {}
+                end.fulfill(())
+                return 1
+            }
+            return [promise.storage, sentinel]
+        }
+        _ = try await BatchedPromisesTests.outcome(of: ended)
+    }
+}

@@ -31,3 +31,13 @@ struct RaceTests {
         #expect(try await outcome(of: Promise<Int, Never>.race([])).isCancelled)
     }
 }
+
+extension RaceTests {
+    @Test("a race of promises no one can settle is freed with them once nothing holds it")
+    func abandonedFreed() async throws {
+        try await expectAllFreed("the inputs and the race") {
+            let inputs = (0..<3).map { _ in Promise<Int, TestError> { _ in } }
+            return inputs.map(\.storage) + [Promise.race(inputs).storage]
+        }
+    }
+}

@@ -26,3 +26,14 @@ struct TimeoutTests {
         #expect(try await outcome(of: timed).failure as? PromiseTimeout == PromiseTimeout(interval: .milliseconds(5)))
     }
 }
+
+extension TimeoutTests {
+    @Test("a timeout on a promise no one can settle is freed with it before its deadline, once nothing holds them")
+    func abandonedFreed() async throws {
+        try await expectAllFreed("the input and its timeout") {
+            let input = Promise<Int, TestError> { _ in }
+            let limited = input.timeout(after: .seconds(3600), on: .global(), failure: TestError(1))
+            return [input.storage, limited.storage]
+        }
+    }
+}

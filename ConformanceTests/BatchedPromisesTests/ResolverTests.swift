@@ -75,3 +75,71 @@ struct ResolverTests {
         #expect(promise.currentOutcome?.isCancelled == true)
     }
 }
+
+@Suite("Batched: the resolver, cycles")
+struct ResolverCycleTests {
+    @Test("a promise resolved with itself is rejected with SelfResolutionError (Promises/A+ 2.3.1)")
+    func selfResolutionRejects() async throws {
+        let (promise, resolver) = Promise<Int, any Error>.makePending()
+        resolver.resolve(promise)
+        #expect(try await outcome(of: promise).failure is SelfResolutionError)
+    }
+
+    @Test("two promises resolved with each other are both rejected with SelfResolutionError")
+    func twoPromiseCycleRejects() async throws {
+        let (first, firstResolver) = Promise<Int, any Error>.makePending()
+        let (second, secondResolver) = Promise<Int, any Error>.makePending()
+        firstResolver.resolve(second)
+        secondResolver.resolve(first)
+        #expect(try await outcome(of: first).failure is SelfResolutionError)
+        #expect(try await outcome(of: second).failure is SelfResolutionError)
+    }
+
+    @Test("a flatMap callback that returns the promise flatMap returned rejects it with SelfResolutionError")
+    func flatMapReturningItselfRejects() async throws {
+        let returned = Recorder<Promise<Int, any Error>>()
+        let (root, resolver) = Promise<Int, any Error>.makePending()
+        let promise = root.flatMap(on: .global()) { _ in returned.all[0] }
+        returned.record(promise)
+        resolver.fulfill(1)
+        #expect(try await outcome(of: promise).failure is SelfResolutionError)
+        returned.removeAll()
+    }
+
+    @Test("a recover callback that returns the promise recover returned rejects it with SelfResolutionError")
+    func recoverReturningItselfRejects() async throws {
+        let returned = Recorder<Promise<Int, any Error>>()
+        let (root, resolver) = Promise<Int, TestError>.makePending()
+        let promise: Promise<Int, any Error> = root.recover(on: .global()) { _ in returned.all[0] }
+        returned.record(promise)
+        resolver.reject(TestError(1))
+        #expect(try await outcome(of: promise).failure is SelfResolutionError)
+        returned.removeAll()
+    }
+
+    @Test("a typed promise resolved with itself stops the program, saying why, in every build")
+    func typedSelfResolutionStops() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (promise, resolver) = Promise<Int, TestError>.makePending()
+            resolver.resolve(promise)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("BatchedPromises: a promise was resolved with itself"))
+        #expect(message.contains("Failure is TestError"))
+    }
+
+    /// The documented limit of the cycle check (`SelfResolutionError`): a promise adopted twice is
+    /// waited on by its second adopter, not forwarded, so a cycle through it is not seen.
+    @Test("a cycle through a promise adopted twice is not seen: the promises stay pending, as documented")
+    func cycleThroughDoubleAdoptionStaysPending() {
+        let (root, rootResolver) = Promise<Int, any Error>.makePending()
+        let (twice, twiceResolver) = Promise<Int, any Error>.makePending()
+        let (second, secondResolver) = Promise<Int, any Error>.makePending()
+        rootResolver.resolve(twice)  // `twice` forwards to `root`
+        secondResolver.resolve(twice)  // adopted again: `second` waits on `root`
+        twiceResolver.resolve(second)  // `second` forwards to `root`, which waits on `second`
+        // Every adoption of a pending promise happens before `resolve` returns: had the check seen
+        // the cycle, the promises would be rejected by now.
+        #expect(root.isPending && twice.isPending && second.isPending)
+    }
+}

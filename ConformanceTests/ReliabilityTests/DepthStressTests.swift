@@ -32,6 +32,26 @@ struct DepthStressTests {
         try await Self.fanOut(design.adapter)
     }
 
+    @Test("a pending 100,000-link chain dropped is freed without overflowing the stack", arguments: Design.allCases)
+    func droppedPendingChain(design: Design) async throws {
+        try await Self.droppedPendingChain(design.adapter)
+    }
+
+    /// Built and dropped on a queue's thread (512 KiB of stack): freed one link inside the next,
+    /// 100,000 links would overflow it (Batched's debug build did, in its deinit).
+    static func droppedPendingChain<A: APlusAdapter>(_: A.Type) async throws {
+        let depth = depth
+        let head = try await offPool("building and dropping the chain", timeout: heavyTimeout) {
+            () -> Weak<AnyObject> in
+            let head = A.deferred()
+            let tail = A.chained(head.promise, depth)
+            let weak = A.weakReference(to: head.promise)
+            withExtendedLifetime(tail) {}
+            return weak
+        }
+        try await eventually("the chain's root to be freed") { head.object == nil }
+    }
+
     static func longChain<A: APlusAdapter>(_: A.Type) async throws {
         let depth = depth
         let tail = try await offPool("building the chain", timeout: heavyTimeout) {

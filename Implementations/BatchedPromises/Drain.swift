@@ -179,7 +179,7 @@ enum CurrentDrain {
     static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "BatchedPromises: pthread_key_create failed (\(status))")
+        if status != 0 { fatalError("BatchedPromises: pthread_key_create failed (\(status))") }
         return key
     }()
 

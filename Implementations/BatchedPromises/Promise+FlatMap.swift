@@ -12,6 +12,10 @@ extension Promise {
     /// settles where that promise settles, and its own callbacks run on their queues. Cancelling
     /// it cancels `transform`'s promise when no one else waits for it.
     ///
+    /// A callback that returns the promise `flatMap` returned would make it wait for itself: it is
+    /// rejected with ``SelfResolutionError`` when `Failure` can hold one, and the program stops
+    /// with that message otherwise (as ``Promise/Resolver/resolve(_:)-(Promise)`` does).
+    ///
     /// - Parameters:
     ///   - queue: Where `transform` runs (the main queue by default).
     ///   - transform: Starts the next step; a throw rejects the returned promise.
@@ -175,7 +179,10 @@ final class FlatMapLink<Input: Sendable, Value: Sendable, Failure: Error>:
         case .fulfilled(let value):
             do throws(Failure) {
                 let promise = try transform!(value)
-                precondition(adopt(promise.box, in: drain), "a flatMap callback returned the promise flatMap returned")
+                if !adopt(promise.box, in: drain) {
+                    // The callback returned the promise flatMap returned: it would wait for itself.
+                    complete(.rejected(misuse(SelfResolutionError(), as: Failure.self)), in: drain)
+                }
             } catch {
                 complete(.rejected(error), in: drain)
             }

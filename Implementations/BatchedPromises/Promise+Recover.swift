@@ -29,6 +29,10 @@ extension Promise {
     /// ```swift
     /// let avatar = loadAvatar(from: primary).recover(on: .main) { _ in loadAvatar(from: mirror) }
     /// ```
+    ///
+    /// A callback that returns the promise `recover` returned would make it wait for itself: it is
+    /// rejected with ``SelfResolutionError`` when `NewFailure` can hold one, and the program stops
+    /// with that message otherwise (as ``Promise/Resolver/resolve(_:)-(Promise)`` does).
     @inlinable
     public func recover<NewFailure: Error>(
         on queue: DispatchQueue = Drain.mainQueue,
@@ -105,7 +109,10 @@ final class FlatRecoverLink<Value: Sendable, InputFailure: Error, Failure: Error
         case .fulfilled(let value): complete(.fulfilled(value), in: drain)
         case .rejected(let failure):
             let promise = transform!(failure)
-            precondition(adopt(promise.box, in: drain), "a recover callback returned the promise recover returned")
+            if !adopt(promise.box, in: drain) {
+                // The callback returned the promise recover returned: it would wait for itself.
+                complete(.rejected(misuse(SelfResolutionError(), as: Failure.self)), in: drain)
+            }
         case .cancelled: complete(.cancelled, in: drain)
         }
     }

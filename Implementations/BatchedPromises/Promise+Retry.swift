@@ -1,5 +1,4 @@
 public import Dispatch
-import Synchronization
 
 extension Promise {
     /// A promise of the first attempt that is fulfilled: `attempt` is called again, after
@@ -13,8 +12,14 @@ extension Promise {
     /// Cancelling the returned promise withdraws from the attempt under way (cancelled where no one
     /// else waits for it) and stops the retries.
     ///
+    /// The retry holds the attempt under way only through that attempt's own callback: a retry
+    /// whose attempt can never settle, once nothing else holds either, is freed with it, as an
+    /// abandoned promise is.
+    ///
     /// - Parameters:
-    ///   - attempts: How many times `attempt` may be called, at least 1.
+    ///   - attempts: How many times `attempt` may be called, at least 1. With fewer, no attempt is
+    ///     made: the promise is rejected with ``InvalidArgument`` when `Failure` can hold one
+    ///     (`any Error` can), and the program stops with that message otherwise, in every build.
     ///   - delay: How long to wait before each retry.
     ///   - queue: Where `attempt` and `shouldRetry` run (the main queue by default).
     ///   - shouldRetry: Whether a failure is worth another attempt (every one by default).
@@ -24,7 +29,12 @@ extension Promise {
         while shouldRetry: @escaping @Sendable (Failure) -> Bool = { _ in true },
         _ attempt: @escaping @Sendable () -> Promise
     ) -> Promise {
-        precondition(attempts >= 1, "retry needs at least one attempt")
+        guard attempts >= 1 else {
+            return Promise(
+                failure: misuse(
+                    InvalidArgument("retry(attempts:) needs at least one attempt, and was given \(attempts)"),
+                    as: Failure.self))
+        }
         let (promise, resolver) = makePending()
         let current = CurrentAttempt()
         resolver.onCancel { current.withdraw() }
@@ -58,19 +68,37 @@ extension Promise {
 
 /// The attempt of ``Promise/retry(attempts:delay:on:while:_:)`` under way and the observer that
 /// waits on it, for its cancellation.
-private final class CurrentAttempt: Sendable {
-    /// Guards the attempt and its observer.
-    private let attempt = Mutex<(box: Node, observer: Node)?>(nil)
+///
+/// Both are held weakly: the retry's cancellation handler holds this object, and the attempt holds
+/// its observer, whose callback holds the retry, so a strong reference to either would be a cycle
+/// that keeps an attempt no one can settle, and the retry, alive for ever. The observer lives as
+/// long as it waits in the attempt's list, which is as long as there is anything to withdraw.
+///
+/// `@unchecked Sendable`: ``lock`` guards ``attempt`` and ``observer``.
+private final class CurrentAttempt: @unchecked Sendable {
+    private let lock = Lock()
+    private weak var attempt: Node?
+    private weak var observer: Node?
 
     func set(_ observer: Node, waitingOn box: Node) {
-        attempt.withLock { $0 = (box, observer) }
+        lock.withLock {
+            attempt = box
+            self.observer = observer
+        }
     }
 
     /// Withdraws the observer from the attempt: the attempt is cancelled where no one else waits
     /// for it.
     func withdraw() {
-        guard let (box, observer) = attempt.withLock({ $0.take() }) else { return }
+        let (box, observer) = lock.withLock { () -> (Node?, Node?) in
+            defer {
+                attempt = nil
+                self.observer = nil
+            }
+            return (attempt, self.observer)
+        }
+        guard let box, let observer else { return }
         CancellationWalk.walk(from: (.passUnretained(box), .passUnretained(observer), false, false))
-        withExtendedLifetime(box) {}
+        withExtendedLifetime((box, observer)) {}
     }
 }

@@ -26,12 +26,6 @@ extension Promise: Thenable {
     }
 }
 
-/// A promise resolved with itself: what the resolution procedure rejects it with (Promises/A+
-/// 2.3.1).
-public struct SelfResolutionError: Error, Equatable {
-    public init() {}
-}
-
 extension Promise.Resolver where Value == PromiseValue, Failure == any Error {
     /// Resolves the promise with `value` through the Promises/A+ resolution procedure: a promise
     /// of this module is adopted (itself rejects with ``SelfResolutionError``), any other

@@ -52,13 +52,18 @@ extension Promise {
         /// Settles the promise as `promise` settles; the resolver's later calls are ignored.
         ///
         /// A pending `promise` is linked: it settles as this one does from then on, its callbacks
-        /// with it. Resolving a promise with itself, or with one that settles as it does already,
-        /// is a programming error and traps (an untyped promise's ``resolve(_:)-(PromiseValue)``
-        /// rejects instead, as Promises/A+ 2.3.1 asks).
+        /// with it.
+        ///
+        /// Resolving a promise with itself, or with one that settles as it does already, would
+        /// leave it pending for ever: it is rejected with ``SelfResolutionError`` instead
+        /// (Promises/A+ 2.3.1) when `Failure` can hold one (`any Error` can). A promise whose
+        /// `Failure` cannot hold it stops the program with that message, in every build.
         @inlinable
         public func resolve(_ promise: Promise) {
             guard box.resolverMayAct(lockingIn: true) else { return }
-            precondition(box.follow(promise.box, in: nil), "a promise cannot adopt itself")
+            if !box.follow(promise.box, in: nil) {
+                box.complete(.rejected(misuse(SelfResolutionError(), as: Failure.self)))
+            }
         }
 
         /// Whether the promise was cancelled: the producer may stop its work.
