@@ -136,6 +136,14 @@ let conformanceTargets: [Target] =
             path: "ConformanceTests/DocumentationTests",
             swiftSettings: strictSettings
         ),
+        // The resident size before, at the peak of and after a large piece of promise work that is
+        // then dropped, per design: a process of its own per run, which `ReliabilityTests` starts.
+        .executableTarget(
+            name: "MemoryAfterDrop",
+            dependencies: allDesigns,
+            path: "ConformanceTests/MemoryAfterDrop",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["DesignRegistry", "PromiseRuntime", "TestSupport"] + allDesigns,

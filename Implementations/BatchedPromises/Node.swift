@@ -100,6 +100,10 @@ class Node: @unchecked Sendable {
         self.operation = operation
     }
 
+    deinit {
+        if HeapTrimming.isSampled(self) { HeapTrimming.sampledObjectFreed() }
+    }
+
     /// Runs the node in `drain`, which it may give more nodes to run.
     @inlinable
     final func run(_ drain: UnsafeMutablePointer<Drain>) {
