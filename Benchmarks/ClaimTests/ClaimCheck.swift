@@ -16,6 +16,9 @@ struct ClaimCheck: Sendable {
     var problems: [String] = []
     /// Records left out of a claim, and why (the code or the measurement changed since).
     var leftOut: [String] = []
+    /// For each claim, the CPU types of the records that spoke for it, and how many of each:
+    /// "README.md:30: 'chain: FBL < QN': AMD EPYC (5), Intel Xeon (9)".
+    var cpuTypes: [String] = []
     /// How many (claim, record) pairs were checked.
     var checked = 0
     /// How many claims there are.
@@ -70,6 +73,7 @@ struct ClaimCheck: Sendable {
                         continue
                     }
                     var spoke = 0
+                    var spokeByCPU: [String: Int] = [:]
                     for (index, record) in records.enumerated() {
                         let label = "run \(index + 1) (\(record.run.machine.label), `\(record.run.commit)`)"
                         if let reason = policy.reason(
@@ -81,9 +85,11 @@ struct ClaimCheck: Sendable {
                         switch ProseClaims.outcome(of: claim, in: record, reference: reference) {
                         case .holds:
                             spoke += 1
+                            spokeByCPU[record.run.machine.cpuType, default: 0] += 1
                             check.checked += 1
                         case .contradicted(let why):
                             spoke += 1
+                            spokeByCPU[record.run.machine.cpuType, default: 0] += 1
                             check.checked += 1
                             check.contradictions.append(
                                 at(
@@ -100,6 +106,27 @@ struct ClaimCheck: Sendable {
                             at(
                                 statement.line, "'\(claim)': no recorded run can check it",
                                 fix: "record a full run that measures it (`compare record`), or drop the claim"))
+                        continue
+                    }
+                    let types = spokeByCPU.keys.sorted()
+                    check.cpuTypes.append(
+                        "\(name):\(statement.line): '\(claim)': "
+                            + types.map { "\($0) (\(spokeByCPU[$0]!))" }.joined(separator: ", "))
+                    guard claim.isAboutTime else { continue }
+                    if claim.isRange && types.count < 2 {
+                        check.problems.append(
+                            at(
+                                statement.line,
+                                "'\(claim)': a time range that only \(types[0]) records speak for (a range fitted to one CPU "
+                                    + "type predicts nothing about another's)",
+                                fix: "state an order ('A < B') or a tie ('A = B') on \(types[0]) instead, or record runs of "
+                                    + "another CPU type it holds on too"))
+                    } else if claim.cpu == nil && types.count == 1 {
+                        check.problems.append(
+                            at(
+                                statement.line, "'\(claim)': only \(types[0]) records speak for it",
+                                fix: "name the CPU in the claim and the sentence ('\(claim.scenario) on \(types[0]): …', "
+                                    + "\"on the \(types[0])\"), or record a run of another CPU type"))
                     }
                 }
             }
@@ -114,6 +141,7 @@ struct ClaimCheck: Sendable {
                 + "\(unchecked.count) unchecked, \(problems.count) problems in the prose"
         ]
         lines += contradictions.map { "contradicted: \($0)" }
+        lines += cpuTypes.map { "speaks: \($0)" }
         lines += unchecked.map { "unchecked: \($0)" }
         lines += problems.map { "problem: \($0)" }
         return lines.joined(separator: "\n")

@@ -20,8 +20,13 @@ import Foundation
 /// - `A in L...H`: A's time over raw GCD's (or its bytes) lies between L and H.
 ///
 /// A range spans at most ±25 % of its middle (H ≤ 5/3 L): a wider one predicts nothing. A claim
-/// about some machines only names them after the scenario, `chain on 2 cores: FBL < QN`, and its
-/// sentence says so ("on 2 cores").
+/// about some machines only names them after the scenario: their cores (`chain on 2 cores: FBL <
+/// QN`), their CPU type (`chain on Intel Xeon: …`, as ``MachineInfo/cpuType`` names it), or both
+/// (`chain on Intel Xeon, 2 cores: …`); its sentence says so ("on 2 cores", "Intel Xeon").
+///
+/// Time differs between CPU types, so a time claim that only one CPU type's records can speak for
+/// must name that CPU type, and a time range needs the records of two CPU types at least: a range
+/// fitted to one CPU's runs predicts nothing about another's (``ClaimCheck``).
 enum ProseClaims {
     /// One claim, as written.
     struct Claim: Equatable, Sendable, CustomStringConvertible {
@@ -36,6 +41,8 @@ enum ProseClaims {
         var scenario: String
         /// The cores of the machines the claim is about, or `nil` for every machine.
         var cores: Int?
+        /// The CPU type of the machines the claim is about ("Intel Xeon"), or `nil` for every one.
+        var cpu: String? = nil
         var kind: Kind
         /// The claim as written.
         var description: String
@@ -45,6 +52,17 @@ enum ProseClaims {
             switch kind {
             case .below(let a, let b), .tie(let a, let b), .ratio(let a, let b, _): return [a, b]
             case .value(let a, _): return scenario == ProseClaims.memory ? [a] : [a, reference]
+            }
+        }
+
+        /// Whether the claim is about time (not memory, which is counted).
+        var isAboutTime: Bool { scenario != ProseClaims.memory }
+
+        /// Whether the claim states a range, not an order or a tie.
+        var isRange: Bool {
+            switch kind {
+            case .ratio, .value: return true
+            case .below, .tie: return false
             }
         }
 
@@ -65,7 +83,8 @@ enum ProseClaims {
         var text: String
         var description: String {
             "cannot read the claim '\(text)': write 'scenario: A < B', 'A = B', 'A / B in L...H' or 'A in L...H', "
-                + "with 'scenario on N cores:' for a claim about some machines"
+                + "with 'scenario on N cores:', 'scenario on <CPU type>:' or 'scenario on <CPU type>, N cores:' for a "
+                + "claim about some machines"
         }
     }
 
@@ -103,11 +122,20 @@ enum ProseClaims {
         guard parts.count == 2, !parts[0].isEmpty else { throw ParseError(text: text) }
         var scenario = parts[0]
         var cores: Int?
+        var cpu: String?
         if let on = scenario.range(of: " on ") {
-            let machine = scenario[on.upperBound...].split(separator: " ")
-            guard machine.count == 2, let count = Int(machine[0]), machine[1] == "cores" || machine[1] == "core"
-            else { throw ParseError(text: text) }
-            cores = count
+            for part in scenario[on.upperBound...].components(separatedBy: ", ") {
+                let words = part.split(separator: " ")
+                if words.count == 2, let count = Int(words[0]), words[1] == "cores" || words[1] == "core" {
+                    guard cores == nil else { throw ParseError(text: text) }
+                    cores = count
+                } else {
+                    guard cpu == nil, !words.isEmpty, words.allSatisfy({ $0.allSatisfy(\.isLetter) }) else {
+                        throw ParseError(text: text)
+                    }
+                    cpu = part
+                }
+            }
             scenario = String(scenario[..<on.lowerBound])
         }
         let body = parts[1]
@@ -134,13 +162,16 @@ enum ProseClaims {
         } else {
             throw ParseError(text: text)
         }
-        return Claim(scenario: scenario, cores: cores, kind: kind, description: text)
+        return Claim(scenario: scenario, cores: cores, cpu: cpu, kind: kind, description: text)
     }
 
     /// What `record` says of `claim`; `reference` is the contender of `A in L...H` time claims.
     static func outcome(of claim: Claim, in record: RunRecord, reference: String) -> Outcome {
         if let cores = claim.cores, cores != record.run.machine.cores {
             return .notApplicable("a claim about \(cores)-core machines")
+        }
+        if let cpu = claim.cpu, !record.run.machine.cpuType.lowercased().hasPrefix(cpu.lowercased()) {
+            return .notApplicable("a claim about \(cpu) machines")
         }
         if claim.scenario == memory {
             let bytes = Dictionary(record.memory.map { ($0.contender, $0.bytesPerPending) }) { first, _ in first }
@@ -276,6 +307,12 @@ enum ProseClaims {
                     line: statement.line,
                     problem: "has a claim about \(cores)-core machines but does not say so: \(statement.text)",
                     fix: "say in the sentence which machines it is about (\"on \(cores) cores\")")
+            }
+            for cpu in Set(statement.claims.compactMap(\.cpu)) where !visible.contains(cpu) {
+                return Problem(
+                    line: statement.line,
+                    problem: "has a claim about \(cpu) machines but does not say so: \(statement.text)",
+                    fix: "say in the sentence which CPU it is about (\"on the \(cpu)\")")
             }
             return nil
         }

@@ -408,7 +408,10 @@ public enum MarkdownReport {
         ## How it was measured
 
         - \(report.run.processes) independent process run\(report.run.processes == 1 ? "" : "s") of the tool each \
-        measured every cell, one after the other; within a process every contender shares the machine's state. \
+        measured every cell, one after the other. Within a process run each scenario, and the memory per \
+        pending promise, ran in a process of its own, so that no scenario's times depend on what an earlier \
+        one left behind (libdispatch's threads, the heap); within a scenario every contender shares the \
+        machine's state. \
         A debug build runs the release build instead, unless told to check itself (`--as-built`).
         - Each scenario's result is checked before it is timed (a wrong sum, count or order aborts the run), \
         and every timed repetition is checked again.

@@ -118,6 +118,20 @@ public struct ScenarioRecord: Codable, Equatable, Sendable {
 }
 
 extension MachineInfo {
+    /// "Intel Xeon" for "Intel(R) Xeon(R) Processor", "AMD EPYC" for "AMD EPYC": the CPU's model
+    /// name without trademarks, the words "Processor" and "CPU", and a clock speed. Claims name a
+    /// machine's CPU type this way.
+    public var cpuType: String { Self.cpuType(of: cpu) }
+
+    /// ``cpuType`` of a CPU model name.
+    public static func cpuType(of cpu: String) -> String {
+        let name = cpu.split(separator: "@").first.map(String.init) ?? cpu
+        return name.replacingOccurrences(of: "(R)", with: "").replacingOccurrences(of: "(TM)", with: "")
+            .split(separator: " ")
+            .filter { !["processor", "cpu"].contains($0.lowercased()) }
+            .joined(separator: " ")
+    }
+
     /// "AMD EPYC, 2 cores": how reports name a machine.
     public var label: String { "\(cpu), \(cores) core\(cores == 1 ? "" : "s")" }
 

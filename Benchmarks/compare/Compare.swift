@@ -74,6 +74,10 @@ struct BenchmarkOptions: ParsableArguments {
     @Option(help: .hidden)
     var processRunIndex = 0
 
+    /// Set by the parent: the child measures the memory per pending promise only, and no scenario.
+    @Flag(help: .hidden)
+    var processRunMemory = false
+
     @Option(
         help: """
             The folder the reports are written to (default: Reports for the full run, \
@@ -111,6 +115,17 @@ struct BenchmarkOptions: ParsableArguments {
         }
     }
 
+    /// What every child of a run is given, before the scenario it measures and where it writes:
+    /// the options that change what a cell measures.
+    var childArguments: [String] {
+        var arguments: [String] = []
+        if quick { arguments.append("--quick") }
+        if asBuilt { arguments.append("--as-built") }
+        for design in designs { arguments += ["--design", design] }
+        if let repetitions { arguments += ["--repetitions", String(repetitions)] }
+        return arguments
+    }
+
     /// For the subcommands, which only read `--output`: the benchmark's options would be accepted
     /// where they stand and silently ignored.
     func rejectBenchmarkOnlyOptions(for command: String) throws {
@@ -142,17 +157,19 @@ struct BenchmarkOptions: ParsableArguments {
             processRun: processRunIndex
         )
         if let processRunOutput {
-            runOffMain { try ProcessRuns.measure(plan, writingTo: processRunOutput) }
+            let part: ProcessRuns.Part = processRunMemory ? .memory : .scenarios
+            runOffMain { try ProcessRuns.measure(plan, part: part, writingTo: processRunOutput) }
         }
         let output = try OutputFolder.folder(explicit: output, for: outputRun)
         let isFull = outputRun.isFull
         let processes = processes ?? (quick ? 1 : OutputFolder.Run.defaultProcesses)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let command = ([invocation] + arguments).joined(separator: " ")
+        let childArguments = self.childArguments
         runOffMain {
             try Reports.prepare(output)
             let started = ContinuousClock.now
-            let runs = try ProcessRuns.run(processes, arguments: arguments)
+            let runs = try ProcessRuns.run(processes, scenarios: plan.scenarios, arguments: childArguments)
             var report = try ProcessRuns.merge(runs)
             report.run = RunInfo(
                 date: Provenance.now(),

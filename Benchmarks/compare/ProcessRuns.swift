@@ -1,19 +1,38 @@
 import CompareKit
 import Foundation
 
-/// A run as several independent processes: the parent starts this tool once per process run with
-/// the same options, each child measures every cell and writes its results to a file, and the
-/// parent merges them into one report whose cells keep their samples per process run.
+/// A run as several independent processes: for each process run, the parent starts this tool once
+/// per scenario and once for the memory per pending promise, each child measures its cells and
+/// writes its results to a file, and the parent merges them into one report whose cells keep their
+/// samples per process run.
 ///
 /// Processes, not more repetitions in one: a process's heap layout, code placement and thread
 /// placement stay fixed for its lifetime, so repetitions inside one process share its luck and
 /// understate how much a result moves from one run to the next.
+///
+/// A process per scenario, not one for all: what a scenario leaves behind moves the next one's
+/// times. Raw GCD's `all` (10,000 blocks dispatched to a serial queue while the benchmark thread
+/// dispatches them) costs about 350 ns per input when the queue's worker starts after the last
+/// dispatch and about 1.1 µs when it drains them while they arrive (the two threads then contend
+/// for the queue and the lock, input by input). Which happens depended on the state of
+/// libdispatch's threads that the scenarios before had left: on an Intel Xeon, run alone it
+/// overlapped in every sample, and after `single` it often did not; on an AMD EPYC the full run's
+/// 444-812 ns against 317-373 ns alone. Every scenario now starts in a fresh process, as it would
+/// run alone (Reports/benchmarks.md, "How it is measured").
 enum ProcessRuns {
-    /// In a child: measures `plan` and writes the results to `path`.
-    static func measure(_ plan: RunPlan, writingTo path: String) throws {
+    /// What one child measures.
+    enum Part {
+        /// The scenarios of its plan (one, when the parent starts it).
+        case scenarios
+        /// The memory per pending promise, and no scenario.
+        case memory
+    }
+
+    /// In a child: measures `part` of `plan` and writes the results to `path`.
+    static func measure(_ plan: RunPlan, part: Part, writingTo path: String) throws {
         let harness = Harness(plan: plan)
-        let scenarios = try harness.measureScenarios()
-        let memory = try harness.measureMemory()
+        let scenarios = part == .scenarios ? try harness.measureScenarios() : []
+        let memory = part == .memory ? try harness.measureMemory() : []
         let report = BenchmarkReport(
             run: RunInfo(
                 date: Provenance.now(), command: "", commit: "", toolchain: "", machine: Provenance.machine(),
@@ -25,27 +44,38 @@ enum ProcessRuns {
         try report.jsonData().write(to: URL(fileURLWithPath: path))
     }
 
-    /// Runs `count` children one after the other, each with `arguments`, and reads their results.
-    static func run(_ count: Int, arguments: [String]) throws -> [BenchmarkReport] {
+    /// Runs `count` process runs one after the other, each a child per scenario of `scenarios` and
+    /// one for the memory, with `arguments`, and reads their results: one report per process run.
+    static func run(_ count: Int, scenarios: [Scenario], arguments: [String]) throws -> [BenchmarkReport] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let parts = scenarios.map { (name: $0.rawValue, arguments: ["--scenario", $0.rawValue]) }
+            + [(name: "memory", arguments: ["--process-run-memory"])]
         return try (0..<count).map { index in
             Reports.log("process run \(index + 1) of \(count)")
-            let result = folder.appendingPathComponent("run-\(index).json")
-            let child = Process()
-            child.executableURL = executable
-            child.arguments =
-                arguments + ["--process-run-output", result.path, "--process-run-index", String(index)]
-            try child.run()
-            child.waitUntilExit()
-            guard child.terminationStatus == 0 else {
-                throw BenchmarkError.invalidArgument(
-                    "process run \(index + 1) of \(count) failed (status \(child.terminationStatus)); see its output above"
-                )
+            let reports = try parts.map { part -> BenchmarkReport in
+                let result = folder.appendingPathComponent("run-\(index)-\(part.name).json")
+                let child = Process()
+                child.executableURL = executable
+                child.arguments =
+                    arguments + part.arguments
+                    + ["--process-run-output", result.path, "--process-run-index", String(index)]
+                try child.run()
+                child.waitUntilExit()
+                guard child.terminationStatus == 0 else {
+                    throw BenchmarkError.invalidArgument(
+                        "process run \(index + 1) of \(count), \(part.name), failed (status \(child.terminationStatus)); "
+                            + "see its output above")
+                }
+                return try BenchmarkReport.decode(from: Data(contentsOf: result))
             }
-            return try BenchmarkReport.decode(from: Data(contentsOf: result))
+            var joined = reports[0]
+            joined.scenarios = reports.flatMap(\.scenarios)
+            joined.memory = reports.flatMap(\.memory)
+            joined.run.peakRSSBytes = reports.map(\.run.peakRSSBytes).max() ?? 0
+            return joined
         }
     }
 
