@@ -119,13 +119,15 @@ struct ClaimCheck: Sendable {
                                 statement.line,
                                 "'\(claim)': a time range that only \(types[0]) records speak for (a range fitted to one CPU "
                                     + "type predicts nothing about another's)",
-                                fix: "state an order ('A < B') or a tie ('A = B') on \(types[0]) instead, or record runs of "
+                                fix:
+                                    "state an order ('A < B') or a tie ('A = B') on \(types[0]) instead, or record runs of "
                                     + "another CPU type it holds on too"))
                     } else if claim.cpu == nil && types.count == 1 {
                         check.problems.append(
                             at(
                                 statement.line, "'\(claim)': only \(types[0]) records speak for it",
-                                fix: "name the CPU in the claim and the sentence ('\(claim.scenario) on \(types[0]): …', "
+                                fix:
+                                    "name the CPU in the claim and the sentence ('\(claim.scenario) on \(types[0]): …', "
                                     + "\"on the \(types[0])\"), or record a run of another CPU type"))
                     }
                 }

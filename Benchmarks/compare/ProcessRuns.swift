@@ -51,7 +51,8 @@ enum ProcessRuns {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        let parts = scenarios.map { (name: $0.rawValue, arguments: ["--scenario", $0.rawValue]) }
+        let parts =
+            scenarios.map { (name: $0.rawValue, arguments: ["--scenario", $0.rawValue]) }
             + [(name: "memory", arguments: ["--process-run-memory"])]
         return try (0..<count).map { index in
             Reports.log("process run \(index + 1) of \(count)")

@@ -72,9 +72,9 @@ struct DrainTests {
         #expect(order.all == Array(0..<100))
     }
 
-    @Test("a drain runs every callback made runnable for its queue before the blocks queued meanwhile")
-    func drainRunsToTheEnd() async throws {
-        let queue = TaggedQueue("batched.to-the-end")
+    @Test("a drain hands its queue back after 1,024 callbacks: a block queued meanwhile runs, then the rest, in order")
+    func drainHandsTheQueueBack() async throws {
+        let queue = TaggedQueue("batched.hands-back")
         let ran = Recorder<Int>()
         let (root, resolver) = Promise<Int, Never>.makePending()
         var last = root
@@ -96,9 +96,32 @@ struct DrainTests {
                 }
             }
         }
-        #expect(seenByBlock.all == [3_000])
+        #expect(seenByBlock.all == [1_024])
+        #expect(try await value(of: last) == 3_000)
         #expect(ran.all == Array(0..<3_000))
-        #expect(last.currentOutcome == .fulfilled(3_000))
+    }
+
+    @Test("a block queued while a long chain drains on its queue runs after at most 1,024 more of its callbacks")
+    func blockQueuedDuringALongDrain() async throws {
+        let queue = TaggedQueue("batched.foreign-block")
+        let ran = Recorder<Int>()
+        let seenByBlock = Recorder<Int>()
+        let (root, resolver) = Promise<Int, Never>.makePending()
+        var last = root
+        for index in 0..<5_000 {
+            last = last.map(on: queue.queue) { value in
+                ran.record(value)
+                // From inside the drain: a plain block of the user's, behind the drain.
+                if index == 10 { queue.queue.async { seenByBlock.record(ran.count) } }
+                return value + 1
+            }
+        }
+        resolver.fulfill(0)
+        #expect(try await value(of: last) == 5_000)
+        try await waitUntil { done in queue.queue.async { done() } }
+        // The drain that ran the eleventh callback hands the queue back after its 1,024th.
+        #expect(seenByBlock.all == [1_024])
+        #expect(ran.all == Array(0..<5_000))
     }
 
     @Test("a callback registered on a settled promise runs after the ones registered before it, however long the drain")
@@ -116,8 +139,10 @@ struct DrainTests {
             }
             settled.then(on: queue.queue) { _ in record("registered first") }
             // One drain of the queue: the first callback settles `settled` (its callback joins the
-            // end of the drain, behind the 3,000 below); the second registers on it, settled now (a
-            // block of its own, behind this drain).
+            // end of the drain, behind the 3,000 below, after the drain has handed the queue back
+            // twice); the second registers on it, settled and still handing out: it joins that
+            // hand-out, behind the callback registered first (a block of its own would have reached
+            // the queue before the rest of the drain).
             source.then(on: queue.queue) { _ in resolver.fulfill(1) }
             source.then(on: queue.queue) { _ in
                 settled.then(on: queue.queue) { _ in record("registered on the settled promise") }

@@ -183,10 +183,9 @@ enum CancellationWalk {
         }
         if let (box, waiters) = firstCancelled {
             box._withUnsafeGuaranteedRef { box in
-                Drain.withCurrent { drain in
-                    Node.schedule(waiters, of: box, cancelled: true, in: drain)
-                    box.finishHandingOutCancellation(in: drain)
-                }
+                // Only a promise has waiters to hand out.
+                let promise = unsafeDowncast(box, to: PromiseCore.self)
+                Drain.withCurrent { drain in promise.handOut(waiters, cancelled: true, in: drain) }
             }
         }
         while let handler = handlers.popFirst() {

@@ -139,10 +139,6 @@ class Node: @unchecked Sendable {
         (.stop, .none)
     }
 
-    /// Hands out what registered on a cancelled promise while its waiters were handed out.
-    @usableFromInline
-    func finishHandingOutCancellation(in drain: UnsafeMutablePointer<Drain>) {}
-
     /// The promise this node waits on, `old`, forwards to `new` now: the node waits on `new`
     /// instead, and reads it when it runs. Called before the node is registered on `new`, while
     /// it runs nowhere.

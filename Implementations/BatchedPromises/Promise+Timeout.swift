@@ -95,10 +95,7 @@ extension PromiseBox {
             unsafeDowncast(root.takeRetainedValue(), to: PromiseBox.self).complete(outcome)
         }
         if let waiters = settled.waiters {
-            Drain.withCurrent { drain in
-                Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
-                finishHandingOut(cancelled: cancelled, in: drain)
-            }
+            Drain.withCurrent { drain in handOut(waiters, cancelled: cancelled, in: drain) }
         }
     }
 }

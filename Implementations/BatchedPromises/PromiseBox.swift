@@ -38,9 +38,10 @@ struct Control {
 
     @usableFromInline var phase: Phase
     /// Whether the settler is still handing the waiters out: a node registered meanwhile joins
-    /// ``waiters`` and is handed out after them by the settler (``PromiseBox/finishHandingOut(cancelled:in:)``),
-    /// so that callbacks registered on one promise keep their order although it settles on one
-    /// thread while another registers (Promises/A+ 2.2.6).
+    /// ``waiters`` and is handed out after them, by the drain the settler handed them to
+    /// (``PromiseBox/handOut(_:cancelled:in:)``), so that callbacks registered on one promise keep
+    /// their order although it settles on one thread while another registers, and although the
+    /// drain hands its queue back after a batch (Promises/A+ 2.2.6).
     @usableFromInline var handingOut = false
     /// Whether the promise's resolver has resolved it with another promise, which now settles it:
     /// the resolver's later calls are ignored, as its first call decided.
@@ -128,21 +129,15 @@ struct Control {
     }
 }
 
-/// The storage of a promise: its ``Control`` behind one lock and its outcome, and, in a subclass,
-/// the step that settles it. Itself a ``Node``, so that a link (the promise `map` returns, its
-/// callback and what runs it) is one object.
+/// The part of a promise's storage that does not depend on its value types: its ``Control``
+/// behind its lock, and the raw storage of its outcome. Code that only locks a promise, such as a
+/// drain ending a promise's hand-out or a cancellation walk, reaches it without a generic type,
+/// so that it runs specialised, inline, whichever promise it is.
 ///
-/// The outcome is kept in ``payload``, two words of raw storage, when it fits (most values do: a
-/// number, a reference, a `String`); a larger one is kept in an allocation of its own that the
-/// payload points to. Written once, under the lock, before the promise is marked settled; read
-/// by the nodes it schedules (which the scheduling orders after the write) and under the lock.
-///
-/// `@unchecked Sendable`: ``control`` guards itself; ``payload`` is written once under its lock
+/// `@unchecked Sendable`: ``lock`` guards ``control``; ``payload`` is written once under the lock
 /// and immutable afterwards.
 @usableFromInline
-class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
-    @usableFromInline typealias Outcome = Promise<Value, Failure>.Outcome
-
+class PromiseCore: Node, @unchecked Sendable {
     /// The phase and the waiters, guarded by ``lock`` (``withControl(_:)``).
     @exclusivity(unchecked) @usableFromInline final var control: Control
 
@@ -150,8 +145,85 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     /// platforms).
     @usableFromInline final let lock = Lock()
 
-    /// The outcome once settled, inline or as a pointer to it (``storesInline``).
+    /// The outcome once settled, inline or as a pointer to it (``PromiseBox/storesInline``).
     @exclusivity(unchecked) @usableFromInline final var payload: (UInt, UInt) = (0, 0)
+
+    @inlinable
+    init(
+        _ phase: Control.Phase, queue: DispatchQueue?, destroysOutcome: Bool,
+        operation: @escaping (Node, Operation, UnsafeMutablePointer<Drain>?) -> Void
+    ) {
+        control = Control(phase)
+        super.init(queue: queue, destroysOutcome: destroysOutcome, operation: operation)
+    }
+
+    /// Runs `body` with ``control``, under the lock.
+    @inlinable
+    final func withControl<Result>(_ body: (inout Control) -> Result) -> Result {
+        lock.withLock { body(&control) }
+    }
+
+    /// Ends the hand-out once the drain has reached the last node it was handed (or at once, when
+    /// none runs in the drain): hands out the nodes registered meanwhile, and if some of them run
+    /// in the drain, goes on until it reaches the last of those; otherwise the promise stops
+    /// handing out.
+    ///
+    /// The nodes handed out for other queues are dispatched before the hand-out ends: from then on
+    /// a registration dispatches a block of its own (``Drain/scheduleLate(_:)``), which must reach
+    /// its queue after theirs (Promises/A+ 2.2.6, with the registering thread racing the settling
+    /// one).
+    @inlinable
+    @inline(__always)
+    final func finishHandingOut(cancelled: Bool, in drain: UnsafeMutablePointer<Drain>) {
+        while true {
+            if !drain.pointee.elsewhere.isEmpty { drain.pointee.dispatchElsewhere() }
+            guard let late = withControl({ $0.takeLateWaiters() }) else { return }
+            if let last = Node.schedule(late, of: self, cancelled: cancelled, in: drain),
+                !drain.pointee.runsLastAddedBeforeYielding
+            {
+                drain.pointee.handOutEnds.append(
+                    Drain.HandOutEnd(box: .passUnretained(self), last: last, cancelled: cancelled))
+                return
+            }
+        }
+    }
+
+    /// Hands `waiters` (newest first), this promise's waiters once settled, to `drain`: the hand-out
+    /// goes on until the drain reaches the last of them it runs itself (``Drain/HandOutEnds``), when
+    /// the drain will have handed its queue back before that node runs; otherwise it ends at once.
+    ///
+    /// Until then a registration on this promise joins its list and is handed out after them, by
+    /// the drain, whether it comes from a callback of the drain or from another thread: a
+    /// registration that dispatched a block of its own instead could reach the queue before them,
+    /// once the drain has handed its queue back after a batch (Promises/A+ 2.2.6). A promise none
+    /// of whose waiters runs in the drain (all are for other queues) ends its hand-out at once.
+    @inlinable
+    @inline(__always)
+    final func handOut(_ waiters: Unmanaged<Node>, cancelled: Bool, in drain: UnsafeMutablePointer<Drain>) {
+        if let last = Node.schedule(waiters, of: self, cancelled: cancelled, in: drain),
+            !drain.pointee.runsLastAddedBeforeYielding
+        {
+            drain.pointee.handOutEnds.append(
+                Drain.HandOutEnd(box: .passUnretained(self), last: last, cancelled: cancelled))
+        } else {
+            finishHandingOut(cancelled: cancelled, in: drain)
+        }
+    }
+}
+
+/// The storage of a promise: its ``Control`` behind one lock and its outcome (``PromiseCore``), and,
+/// in a subclass, the step that settles it. Itself a ``Node``, so that a link (the promise `map`
+/// returns, its callback and what runs it) is one object.
+///
+/// The outcome is kept in ``PromiseCore/payload``, two words of raw storage, when it fits (most
+/// values do: a number, a reference, a `String`); a larger one is kept in an allocation of its own
+/// that the payload points to. Written once, under the lock, before the promise is marked settled;
+/// read by the nodes it schedules (which the scheduling orders after the write) and under the lock.
+///
+/// `@unchecked Sendable`: as ``PromiseCore``; ``leakTracker`` is a constant.
+@usableFromInline
+class PromiseBox<Value: Sendable, Failure: Error>: PromiseCore, @unchecked Sendable {
+    @usableFromInline typealias Outcome = Promise<Value, Failure>.Outcome
 
     #if DEBUG
         /// Where a pending promise was made and whom to tell if it is freed pending
@@ -163,11 +235,10 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     @inlinable
     init(pendingOn queue: DispatchQueue?, operation: @escaping (Node, Operation, UnsafeMutablePointer<Drain>?) -> Void)
     {
-        control = Control(.pending)
         #if DEBUG
             leakTracker = PendingPromiseLeakCheck.track()
         #endif
-        super.init(queue: queue, destroysOutcome: Self.outcomeNeedsDestroying, operation: operation)
+        super.init(.pending, queue: queue, destroysOutcome: Self.outcomeNeedsDestroying, operation: operation)
     }
 
     /// A pending promise that no step settles (a resolver does).
@@ -181,11 +252,12 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     /// A promise settled with `outcome`.
     @inlinable
     init(settled outcome: Outcome) {
-        control = Control(outcome.isCancelled ? .cancelled : .settled)
         #if DEBUG
             leakTracker = nil
         #endif
-        super.init(queue: nil, destroysOutcome: Self.outcomeNeedsDestroying) { node, operation, _ in
+        super.init(
+            outcome.isCancelled ? .cancelled : .settled, queue: nil, destroysOutcome: Self.outcomeNeedsDestroying
+        ) { node, operation, _ in
             if operation == .destroyOutcome { unsafeDowncast(node, to: PromiseBox.self).destroyOutcome() }
         }
         if !outcome.isCancelled { storeOutcome(outcome) }
@@ -237,12 +309,6 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     }
 
     // MARK: The lock
-
-    /// Runs `body` with ``control``, under the lock.
-    @inlinable
-    final func withControl<Result>(_ body: (inout Control) -> Result) -> Result {
-        lock.withLock { body(&control) }
-    }
 
     // MARK: The outcome
 
@@ -492,13 +558,9 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
         case .handOut(let waiters):
             guard let waiters else { return true }
             if let drain {
-                Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
-                finishHandingOut(cancelled: cancelled, in: drain)
+                handOut(waiters, cancelled: cancelled, in: drain)
             } else {
-                Drain.withCurrent { drain in
-                    Node.schedule(waiters, of: self, cancelled: cancelled, in: drain)
-                    finishHandingOut(cancelled: cancelled, in: drain)
-                }
+                Drain.withCurrent { drain in handOut(waiters, cancelled: cancelled, in: drain) }
             }
             return true
         case .closed:
@@ -514,27 +576,6 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
     final func completeRoot(_ outcome: Outcome, in drain: UnsafeMutablePointer<Drain>?) -> Bool {
         let target = root
         return target !== self && target.complete(outcome, in: drain)
-    }
-
-    /// Hands out the nodes registered while the waiters were handed out, until none is left.
-    ///
-    /// The nodes handed out for other queues are dispatched before the handing out ends: from
-    /// then on a registration dispatches a block of its own (``Drain/scheduleLate(_:)``), which
-    /// must reach its queue after theirs (Promises/A+ 2.2.6, with the registering thread racing
-    /// the settling one).
-    @inlinable
-    @inline(__always)
-    final func finishHandingOut(cancelled: Bool, in drain: UnsafeMutablePointer<Drain>) {
-        while true {
-            if !drain.pointee.elsewhere.isEmpty { drain.pointee.dispatchElsewhere() }
-            guard let late = withControl({ $0.takeLateWaiters() }) else { return }
-            Node.schedule(late, of: self, cancelled: cancelled, in: drain)
-        }
-    }
-
-    @usableFromInline
-    override final func finishHandingOutCancellation(in drain: UnsafeMutablePointer<Drain>) {
-        finishHandingOut(cancelled: true, in: drain)
     }
 
     // MARK: Cancellation
@@ -599,12 +640,14 @@ class PromiseBox<Value: Sendable, Failure: Error>: Node, @unchecked Sendable {
 extension Node {
     /// Hands `waiters` (newest first), the waiters of `box`, which has settled, to `drain` in the
     /// order they were registered, each with a reference to `box`; runs the cancellation handlers
-    /// among them if it was cancelled, and drops them otherwise.
+    /// among them if it was cancelled, and drops them otherwise. Returns the last of them that runs
+    /// in `drain` itself, if any.
     @usableFromInline
     static func schedule(
         _ waiters: Unmanaged<Node>, of box: Node, cancelled: Bool, in drain: UnsafeMutablePointer<Drain>
-    ) {
+    ) -> Unmanaged<Node>? {
         var list = NodeList(reversing: waiters)
+        var last: Unmanaged<Node>? = nil
         while let node = list.popFirstOwned() {
             guard node._withUnsafeGuaranteedRef({ $0.demandsOutcome }) else {
                 let handler = node.takeRetainedValue()
@@ -612,8 +655,9 @@ extension Node {
                 continue
             }
             _ = Unmanaged.passUnretained(box).retain()
-            drain.pointee.schedule(owned: node)
+            if drain.pointee.schedule(owned: node) { last = node }
         }
+        return last
     }
 }
 
