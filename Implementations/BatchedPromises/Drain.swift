@@ -32,11 +32,17 @@ public import Dispatch
 /// called from inside a callback joins the drain that runs the callback.
 @usableFromInline
 struct Drain {
-    /// The queue this drain runs on; `nil` for a local drain.
-    @usableFromInline var queue: DispatchQueue?
+    /// The queue this drain runs on; `nil` for a local drain. Not a strong reference: a queue
+    /// drain is a block of the queue, and Dispatch keeps a queue while a block of it runs (the
+    /// block that goes on with a drain's rest holds it, ``Rest``).
+    @usableFromInline unowned(unsafe) var queue: DispatchQueue?
+    /// ``queue``'s address, which tells a node for it apart with no reference counting.
+    @usableFromInline var queueAddress: UnsafeMutableRawPointer?
     /// Whether ``queue`` is the main queue, which Dispatch on Linux hands out as a new object at
-    /// every `DispatchQueue.main`: a callback given another object for it still joins this drain.
-    @usableFromInline var isMain: Bool
+    /// every `DispatchQueue.main`, so that a callback given another object for it still joins this
+    /// drain: `nil` until a callback for another object than ``queue`` asks (asking costs a
+    /// queue-specific lookup, which most drains never need).
+    @usableFromInline var isMain: Bool?
     /// Whether the drain is running: each thread keeps one drain for good (``CurrentDrain``), idle
     /// between runs.
     @usableFromInline var isRunning = false
@@ -137,7 +143,16 @@ struct Drain {
     @inlinable
     init(queue: DispatchQueue?) {
         self.queue = queue
-        isMain = queue.map(Drain.isMainQueue) ?? false
+        queueAddress = queue.map { Unmanaged.passUnretained($0).toOpaque() }
+        isMain = queue == nil ? false : nil
+    }
+
+    /// Whether `target`, which is not ``queue``'s object, stands for ``queue`` all the same: both
+    /// are the main queue.
+    @usableFromInline
+    mutating func isQueue(_ target: DispatchQueue) -> Bool {
+        if isMain == nil { isMain = Drain.isMainQueue(queue!) }
+        return isMain! && Drain.isMainQueue(target)
     }
 
     /// The main queue, as the operators' default and the main-actor forms give it: one object, so
@@ -184,8 +199,10 @@ struct Drain {
     @inlinable
     @discardableResult
     mutating func schedule(owned node: Unmanaged<Node>) -> Bool {
-        let target = node._withUnsafeGuaranteedRef { $0.queue }
-        if target == nil || target === queue || (isMain && Drain.isMainQueue(target!)) {
+        let target = node._withUnsafeGuaranteedRef { $0.queueAddress }
+        if target == nil || target == queueAddress
+            || (queueAddress != nil && node._withUnsafeGuaranteedRef { isQueue($0.queue!) })
+        {
             runnable.append(owned: node)
             appended += 1
             return true
@@ -199,6 +216,12 @@ struct Drain {
     /// after another for one queue are one run).
     @usableFromInline
     mutating func dispatchElsewhere() {
+        // One node, the usual case: dispatched as it is.
+        if let only = elsewhere.head, elsewhere.tail?.toOpaque() == only.toOpaque() {
+            elsewhere = NodeList()
+            only._withUnsafeGuaranteedRef { node in Drain.dispatch(only, onto: node.queue!) }
+            return
+        }
         var batch = NodeList()
         var batchQueue: DispatchQueue? = nil
         while let node = elsewhere.popFirstOwned() {
@@ -224,7 +247,14 @@ struct Drain {
     /// batch's references.
     @usableFromInline
     static func dispatch(_ batch: NodeList, onto queue: DispatchQueue) {
-        let first = batch.head!.takeRetainedValue()
+        dispatch(batch.head!, onto: queue)
+    }
+
+    /// Dispatches a drain of `first` and the nodes linked after it onto `queue`; the block holds
+    /// their references.
+    @usableFromInline
+    static func dispatch(_ first: Unmanaged<Node>, onto queue: DispatchQueue) {
+        let first = first.takeRetainedValue()
         queue.async { Drain.run(batchFrom: first) }
     }
 
@@ -275,7 +305,8 @@ struct Drain {
     @inlinable
     mutating func begin(on queue: DispatchQueue?) {
         self.queue = queue
-        isMain = queue.map(Drain.isMainQueue) ?? false
+        queueAddress = queue.map { Unmanaged.passUnretained($0).toOpaque() }
+        isMain = queue == nil ? false : nil
         appended = 0
         yieldsAfter = queue == nil ? Int.max : Drain.batchLimit
         isRunning = true
@@ -286,6 +317,7 @@ struct Drain {
     mutating func end() {
         isRunning = false
         queue = nil
+        queueAddress = nil
     }
 
     /// Runs a queue drain's nodes, at most ``batchLimit``; then the rest, if any, goes on in a new

@@ -52,6 +52,12 @@ class Node: @unchecked Sendable {
     /// waits on settles (internal steps that run no user code).
     @exclusivity(unchecked) @usableFromInline final var queue: DispatchQueue?
 
+    /// ``queue``'s address, for a drain that compares it with its own with no reference counting.
+    @inlinable
+    final var queueAddress: UnsafeMutableRawPointer? {
+        queue.map { Unmanaged.passUnretained($0).toOpaque() }
+    }
+
     /// How many cancellation walks hold this node's memory (``CancellationWalk``): a promise's
     /// deinitializer waits until none does.
     @usableFromInline final let pins = Atomic<UInt32>(0)
