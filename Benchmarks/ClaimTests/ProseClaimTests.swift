@@ -50,11 +50,11 @@ struct ProseClaimTests {
     }
 
     /// A synthetic run of one scenario where FBL is faster than QN beyond the noise and ties AY.
-    static func record(cores: Int = 2, commit: String = "abc1234") -> RunRecord {
+    static func record(cores: Int = 2, commit: String = "abc1234", cpu: String = "Test CPU") -> RunRecord {
         let run = RunInfo(
             date: "2026-11-21T12:00:00Z", command: "swift run -c release compare", commit: commit,
             toolchain: "Swift 6.3",
-            machine: MachineInfo(os: "Linux", cpu: "Test CPU", cores: cores, memoryBytes: 1 << 30),
+            machine: MachineInfo(os: "Linux", cpu: cpu, cores: cores, memoryBytes: 1 << 30),
             quick: false, processes: 2, repetitions: 3, warmups: 1, durationSeconds: 300, peakRSSBytes: 1 << 27)
         var record = RunRecord(report: BenchmarkReport(run: run, contenders: [], scenarios: [], memory: []))
         record.scenarios = [
@@ -64,6 +64,7 @@ struct ProseClaimTests {
                     "FBL / QN": Interval(value: 0.7, low: 0.6, high: 0.8),
                     "FBL / AY": Interval(value: 0.95, low: 0.85, high: 1.05),
                     "FBL / GCD": Interval(value: 2.5, low: 2.3, high: 2.7),
+                    "GCD / NIO": Interval(value: 0.8, low: 0.7, high: 0.9),
                 ])
         ]
         return record
@@ -105,6 +106,59 @@ struct ProseClaimTests {
         #expect(throws: ProseClaims.ParseError.self) {
             try ProseClaims.claims(in: "<!-- claim: chain on two cores: FBL < QN -->")
         }
+    }
+
+    @Test("a claim may name a CPU type, with or without cores; it speaks for that CPU type's records only")
+    func cpuTypes() throws {
+        let claim = try ProseClaims.parse("chain on Intel Xeon, 2 cores: FBL < QN")
+        #expect(claim.cpu == "Intel Xeon" && claim.cores == 2 && claim.scenario == "chain")
+        #expect(try ProseClaims.parse("chain on AMD EPYC: FBL < QN").cpu == "AMD EPYC")
+        let intel = Self.record(cpu: "Intel(R) Xeon(R) Processor")
+        let amd = Self.record(cpu: "AMD EPYC")
+        #expect(intel.run.machine.cpuType == "Intel Xeon" && amd.run.machine.cpuType == "AMD EPYC")
+        #expect(ProseClaims.outcome(of: claim, in: intel, reference: "GCD") == .holds)
+        guard case .notApplicable = ProseClaims.outcome(of: claim, in: amd, reference: "GCD") else {
+            Issue.record("a claim about the Intel Xeon spoke for an AMD EPYC record")
+            return
+        }
+        #expect(throws: ProseClaims.ParseError.self) { try ProseClaims.parse("chain on 2 cores, 4 cores: FBL < QN") }
+        #expect(throws: ProseClaims.ParseError.self) { try ProseClaims.parse("chain on Xeon 8, 2 cores: FBL < QN") }
+    }
+
+    /// The check over a README of `text` alone and `records`.
+    static func check(_ text: String, records: [RunRecord]) throws -> ClaimCheck {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Reports"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(text.utf8).write(to: root.appendingPathComponent("README.md"))
+        return try ClaimCheck.run(root: root, records: records, policy: RecordPolicy(root: root))
+    }
+
+    @Test(
+        "a time claim one CPU type's records alone speak for names that CPU, a time range needs two CPU types, and the check says which spoke"
+    )
+    func claimsRestOnCPUTypes() throws {
+        let intel = Self.record(cpu: "Intel(R) Xeon(R) Processor")
+        let amd = Self.record(cpu: "AMD EPYC")
+        let order = "GCD is below NIO per link. <!-- claim: chain: GCD < NIO -->\n"
+        let range = "GCD takes 0.8× NIO's time per link. <!-- claim: chain: GCD / NIO in 0.7...0.9 -->\n"
+        let named = "On the Intel Xeon, GCD is below NIO per link. <!-- claim: chain on Intel Xeon: GCD < NIO -->\n"
+
+        let one = try Self.check(order + range + named, records: [intel, intel])
+        #expect(one.problems.count == 2, "\(one.problems)")
+        #expect(one.problems.contains { $0.contains("'chain: GCD < NIO': only Intel Xeon records speak for it") })
+        #expect(one.problems.contains { $0.contains("a time range that only Intel Xeon records speak for") })
+        #expect(one.cpuTypes.contains { $0.hasSuffix("'chain on Intel Xeon: GCD < NIO': Intel Xeon (2)") })
+
+        let two = try Self.check(order + range + named, records: [intel, amd])
+        #expect(two.problems.isEmpty, "\(two.problems)")
+        #expect(two.passed)
+        #expect(two.cpuTypes.contains { $0.hasSuffix("'chain: GCD < NIO': AMD EPYC (1), Intel Xeon (1)") })
+
+        let unsaid = try Self.check(
+            "GCD is below NIO per link. <!-- claim: chain on Intel Xeon: GCD < NIO -->\n", records: [intel, amd])
+        #expect(unsaid.problems.contains { $0.contains("has a claim about Intel Xeon machines but does not say so") })
     }
 
     @Test("a range wider than ±25 % of its middle predicts nothing")

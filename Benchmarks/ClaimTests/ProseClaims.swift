@@ -130,7 +130,9 @@ enum ProseClaims {
                     guard cores == nil else { throw ParseError(text: text) }
                     cores = count
                 } else {
-                    guard cpu == nil, !words.isEmpty, words.allSatisfy({ $0.allSatisfy(\.isLetter) }) else {
+                    guard cpu == nil, !words.isEmpty, words.allSatisfy({ $0.allSatisfy(\.isLetter) }),
+                        !["core", "cores"].contains(words.last!)
+                    else {
                         throw ParseError(text: text)
                     }
                     cpu = part

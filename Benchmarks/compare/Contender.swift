@@ -27,6 +27,9 @@ protocol Contender: Sendable {
     func workflow(_ inputs: Inputs) throws -> Int
     func checkout(_ inputs: Inputs) throws -> Int
     func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int
+    /// A chain of `inputs.size` links on `queue` while `probe` dispatches plain blocks onto it:
+    /// returns the chain's checksum (its length).
+    func fairness(_ inputs: Inputs, on queue: DispatchQueue, _ clock: PhaseClock) throws -> Int
 
     /// Makes `count` pending promises with one `then` each, inside `meter.measure` (the arrays
     /// that hold them are reserved outside it), and returns a function that settles them all and
@@ -47,6 +50,7 @@ extension Contender {
     func workflow(_ inputs: Inputs) throws -> Int { throw SitsOut() }
     func checkout(_ inputs: Inputs) throws -> Int { throw SitsOut() }
     func cancel(_ inputs: Inputs, _ clock: PhaseClock) throws -> Int { throw SitsOut() }
+    func fairness(_ inputs: Inputs, on queue: DispatchQueue, _ clock: PhaseClock) throws -> Int { throw SitsOut() }
 }
 
 extension Scenario {
@@ -65,6 +69,16 @@ extension Scenario {
         case .workflow: return try contender.workflow(inputs)
         case .checkout: return try contender.checkout(inputs)
         case .cancel: return try contender.cancel(inputs, clock)
+        case .fairness:
+            // The chain on a serial queue, then on the main queue, each with plain blocks
+            // dispatched onto its queue meanwhile; the longest waits are the cell's metrics.
+            var sum = 0
+            for (queue, metric) in [(Fairness.serial, "waitSerialMs"), (DispatchQueue.main, "waitMainMs")] {
+                let probe = ForeignBlocks(onto: queue)
+                sum += try contender.fairness(inputs, on: queue, clock)
+                clock.record(metric, probe.stop())
+            }
+            return sum
         }
     }
 }

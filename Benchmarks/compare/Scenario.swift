@@ -15,6 +15,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case workflow
     case checkout
     case cancel
+    case fairness
 
     /// The title in the report: the name given to `--scenario`, where that says enough.
     var title: String {
@@ -25,6 +26,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .workflow: return "workflow: user, contacts, avatars"
         case .checkout: return "workflow: checkout"
         case .cancel: return "cancellation"
+        case .fairness: return "fairness: a block behind a long chain"
         default: return rawValue
         }
     }
@@ -33,7 +35,7 @@ enum Scenario: String, CaseIterable, Sendable {
         switch self {
         case .single, .single2, .single3: return "operation"
         case .concurrent: return "promise"
-        case .chain, .errors: return "link"
+        case .chain, .errors, .fairness: return "link"
         case .all, .first: return "input"
         case .fanOut: return "observer"
         case .workflow, .checkout: return "workflow"
@@ -80,6 +82,12 @@ enum Scenario: String, CaseIterable, Sendable {
                 + "still ran (1,000 minus it were avoided). Only QN has cancellation among the designs; the "
                 + "baselines are a GCD chain that checks a flag and a Swift `Task` that checks `isCancelled`; "
                 + "Combine cancels a `flatMap` of `Future`s through its `AnyCancellable`, synchronously."
+        case .fairness:
+            return "A chain of N links, each adding 1, drains on a serial queue, then on the main queue; meanwhile "
+                + "another thread dispatches a plain block onto that queue every 0.5 ms. `waitSerialMs` and "
+                + "`waitMainMs` are the longest any such block waited to start, in milliseconds (a chain whose links "
+                + "are blocks of their own lets one in after a link; a drain that ran to its end, after the whole "
+                + "chain). Only GCD and Batched run it."
         }
     }
 
@@ -96,6 +104,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .first: return [quick ? 100 : 1_000]
         case .workflow, .checkout: return [quick ? 20 : 200]
         case .cancel: return [1_000]
+        case .fairness: return [quick ? 10_000 : 1_000_000]
         }
     }
 
@@ -134,6 +143,7 @@ enum Scenario: String, CaseIterable, Sendable {
                 $0 + (Services.paymentFails(order: $1) ? Services.declinedScore : Services.paidScore)
             }
         case .cancel: return 1
+        case .fairness: return size * 2
         }
     }
 

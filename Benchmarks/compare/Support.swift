@@ -235,3 +235,41 @@ enum Services {
     static let paidScore = 1
     static let declinedScore = 1_000
 }
+
+/// The queues of the fairness scenario: one serial queue shared by its contenders (it runs one
+/// contender at a time), and the main queue.
+enum Fairness {
+    static let serial = DispatchQueue(label: "compare.fairness.serial")
+}
+
+/// Plain blocks dispatched onto a queue every 0.5 ms from a thread of their own, each noting how
+/// long it waited to start: what a block of an app's or a server's waits behind a long chain.
+final class ForeignBlocks: Sendable {
+    private let stopped = AtomicFlag()
+    private let longest = PromiseMutex<Duration>(.zero)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(onto queue: DispatchQueue) {
+        let thread = Thread { [self] in
+            while !stopped.isSet {
+                let sent = ContinuousClock.now
+                queue.async {
+                    let waited = ContinuousClock.now - sent
+                    self.longest.withLock { $0 = max($0, waited) }
+                }
+                Thread.sleep(forTimeInterval: 0.000_5)
+            }
+            // The last block has run once one sent after it has.
+            queue.async { self.finished.signal() }
+        }
+        thread.start()
+    }
+
+    /// Stops the blocks; returns the longest wait, in milliseconds, once the last has run.
+    func stop() -> Double {
+        _ = stopped.set()
+        _ = finished.wait(timeout: .now() + waitLimit)
+        let (seconds, attoseconds) = longest.withLock { $0 }.components
+        return Double(seconds) * 1e3 + Double(attoseconds) / 1e15
+    }
+}

@@ -45,6 +45,17 @@ struct BatchedContender: Contender, HasQueues {
         return try clock.fire(thenSum: done, "Batched fan-out") { resolver.fulfill(1) }
     }
 
+    func fairness(_ inputs: Inputs, on queue: DispatchQueue, _ clock: PhaseClock) throws -> Int {
+        let (root, resolver) = Promise<Int, Never>.makePending()
+        var last = root
+        for _ in 0..<inputs.size { last = last.map(on: queue) { $0 + 1 } }
+        let result = Handoff<Int>()
+        last.whenComplete(on: queue) { outcome in
+            if case .fulfilled(let value) = outcome { result.put(value) } else { result.put(-1) }
+        }
+        return try clock.fire(thenTake: result, "Batched fairness") { resolver.fulfill(0) }
+    }
+
     /// `chain` (the root fulfils) and `errors` (it rejects and every link passes it on).
     func chain(_ inputs: Inputs, _ clock: PhaseClock, rejecting: Bool) throws -> Int {
         let serial = self.serial

@@ -111,6 +111,13 @@ struct GCDContender: Contender, HasQueues {
         return clock.cancellation(cancelled: outcome.cancelled, stepsRun: outcome.steps)
     }
 
+    func fairness(_ inputs: Inputs, on queue: DispatchQueue, _ clock: PhaseClock) throws -> Int {
+        // Each link a block that dispatches the next: a plain block waits behind one link.
+        let done = Countdown(1)
+        queue.async { hop(0, remaining: inputs.size, on: queue, done: done) }
+        return try done.sum("GCD fairness")
+    }
+
     func holdPending(count: Int, meter: AllocationMeter) throws -> () throws -> Void {
         let (handlers, done) = storedHandlers(count: count, meter: meter)
         let serial = self.serial
