@@ -15,7 +15,10 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
 
     /// The node of each input that has not reported yet (`nil` once it has, or once its input was
     /// freed pending).
-    @exclusivity(unchecked) @usableFromInline final var inputs: [AggregateInput<Input, InputFailure>?] = []
+    /// Of a type that does not depend on the value types, so that a cancellation walk gathers the
+    /// losers in code that is specialised whatever the aggregate (an array of a generic class's
+    /// instances is iterated unspecialised, with a metadata lookup per element).
+    @exclusivity(unchecked) @usableFromInline final var inputs: [AggregateInputNode?] = []
 
     @inlinable
     init() {
@@ -27,22 +30,25 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
     /// Waits on every promise of `promises` (from the caller's thread); settles with `empty` at
     /// once if there is none. `operation` is each input node's: it reads the input's outcome and
     /// reports it (``report(at:in:_:)``).
+    ///
+    /// `promises` holds the inputs while their nodes are made, which hold them by pointer only: an
+    /// array, so that a lazy sequence's promises, made as it is iterated, are kept too.
     @inlinable
     final func attach(
-        to promises: [PromiseBox<Input, InputFailure>], ifEmpty empty: Outcome,
+        to promises: [Promise<Input, InputFailure>], ifEmpty empty: Outcome,
         operation: @escaping (Node, Operation, UnsafeMutablePointer<Drain>?) -> Void
     ) {
         guard !promises.isEmpty else {
             complete(empty)
             return
         }
-        var nodes: [AggregateInput<Input, InputFailure>?] = []
+        var nodes: [AggregateInputNode?] = []
         nodes.reserveCapacity(promises.count)
-        for (index, input) in promises.enumerated() {
-            nodes.append(AggregateInput(aggregate: self, input: input, index: index, operation: operation))
+        for index in promises.indices {
+            nodes.append(AggregateInput(aggregate: self, input: promises[index].box, index: index, operation: operation))
         }
         withControl { _ in inputs = nodes }
-        for node in nodes { node!.input.register(node!) }
+        for node in nodes { unsafeDowncast(node!, to: AggregateInput<Input, InputFailure>.self).register() }
     }
 
     /// The input at `index` reported: `decide` (called under the lock, while the aggregate is
@@ -80,13 +86,13 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
 
     @usableFromInline
     override final func upstreamsLocked() -> CancellationWalk.Upstreams {
-        let pending = inputs.compactMap { node in
-            node.map {
+        var pending: [CancellationWalk.Edge] = []
+        pending.reserveCapacity(inputs.count)
+        for case let node? in inputs {
+            pending.append(
                 CancellationWalk.Edge(
-                    input: .passUnretained($0.input), dependent: .passUnretained($0),
-                    throughForward: $0.joinedThroughForward
-                )
-            }
+                    input: .passUnretained(node.inputCore), dependent: .passUnretained(node),
+                    throughForward: node.joinedThroughForward))
         }
         // The input nodes hold this aggregate: kept here, they would keep it for ever. The inputs'
         // waiter lists hold them until the walk withdraws them.
@@ -95,28 +101,68 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
     }
 }
 
+/// One input of an ``Aggregate``, as its aggregate and a cancellation walk see it: the promise it
+/// waits on, with no value types.
+///
+/// `@unchecked Sendable`: `aggregate` and `index` are set once; `inputCore` is written under the
+/// aggregate's lock while the node is in no list (moved to the root its input forwards to). The
+/// aggregate is held strongly (it must live to be reported to); the input is not (it holds this
+/// node), and is valid while this node is listed in the aggregate's `inputs`, which it leaves
+/// before giving the input back.
+@usableFromInline
+class AggregateInputNode: Node, @unchecked Sendable {
+    @usableFromInline let aggregate: Node
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var inputCore: PromiseCore
+    @usableFromInline let index: Int
+
+    @inlinable
+    init(
+        aggregate: Node, input: PromiseCore, index: Int,
+        operation: @escaping (Node, Operation, UnsafeMutablePointer<Drain>?) -> Void
+    ) {
+        self.aggregate = aggregate
+        self.inputCore = input
+        self.index = index
+        super.init(queue: nil, operation: operation)
+    }
+
+    @usableFromInline
+    override final func inputAbandoned() {
+        aggregate.inputAbandoned(at: index)
+    }
+
+    /// Under the aggregate's lock: a cancellation walk reads the input through the aggregate.
+    @usableFromInline
+    override final func retarget(from old: Node, to new: Node) {
+        aggregate.withInputsLocked {
+            if inputCore === old {
+                inputCore = unsafeDowncast(new, to: PromiseCore.self)
+                joinedThroughForward = true
+            }
+        }
+    }
+}
+
 /// One input of an ``Aggregate``: waits on the input and reports its outcome, through the
 /// operation its aggregate gave it.
 @usableFromInline
-final class AggregateInput<Input: Sendable, InputFailure: Error>: Node, @unchecked Sendable {
-    // `@unchecked Sendable`: `aggregate` and `index` are set once; `input` is written under the
-    // aggregate's lock while the node is in no list (moved to the root its input forwards to). The
-    // aggregate is held strongly (it must live to be reported to); the input is not (it holds this
-    // node), and is valid while this node is listed in the aggregate's `inputs`, which it leaves
-    // before giving the input back.
-    @usableFromInline let aggregate: Node
-    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var input: PromiseBox<Input, InputFailure>
-    @usableFromInline let index: Int
+final class AggregateInput<Input: Sendable, InputFailure: Error>: AggregateInputNode, @unchecked Sendable {
+    /// The promise it waits on.
+    @inlinable
+    var input: PromiseBox<Input, InputFailure> { unsafeDowncast(inputCore, to: PromiseBox<Input, InputFailure>.self) }
 
     @inlinable
     init(
         aggregate: Node, input: PromiseBox<Input, InputFailure>, index: Int,
         operation: @escaping (Node, Operation, UnsafeMutablePointer<Drain>?) -> Void
     ) {
-        self.aggregate = aggregate
-        self.input = input
-        self.index = index
-        super.init(queue: nil, operation: operation)
+        super.init(aggregate: aggregate, input: input, index: index, operation: operation)
+    }
+
+    /// Waits on the input (from the caller's thread).
+    @inlinable
+    func register() {
+        input.register(self)
     }
 
     /// What the operation of an aggregate's input does: reads the input's outcome, hands it to
@@ -129,21 +175,5 @@ final class AggregateInput<Input: Sendable, InputFailure: Error>: Node, @uncheck
         let outcome = input.input.settledOutcome
         report(unsafeDowncast(input.aggregate, to: Aggregated.self), outcome, input.index)
         input.input.releaseFromNode()
-    }
-
-    @usableFromInline
-    override func inputAbandoned() {
-        aggregate.inputAbandoned(at: index)
-    }
-
-    /// Under the aggregate's lock: a cancellation walk reads the input through the aggregate.
-    @usableFromInline
-    override func retarget(from old: Node, to new: Node) {
-        aggregate.withInputsLocked {
-            if input === old {
-                input = unsafeDowncast(new, to: PromiseBox<Input, InputFailure>.self)
-                joinedThroughForward = true
-            }
-        }
     }
 }

@@ -14,7 +14,7 @@ extension Promise {
     @inlinable
     public static func all<Inputs: Sequence>(_ promises: Inputs) -> Promise<[Value], Failure>
     where Inputs.Element == Promise {
-        let inputs = promises.map { $0.box }
+        let inputs = Array(promises)
         let aggregate = AllAggregate<Value, Failure>(count: inputs.count)
         aggregate.attach(to: inputs, ifEmpty: .fulfilled([])) { node, operation, drain in
             guard operation == .run else { return }

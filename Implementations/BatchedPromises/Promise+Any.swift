@@ -14,7 +14,7 @@ extension Promise {
     @inlinable
     public static func any<Inputs: Sequence>(_ promises: Inputs) -> Promise<Value, AllRejected<Failure>>
     where Inputs.Element == Promise {
-        let inputs = promises.map { $0.box }
+        let inputs = Array(promises)
         let aggregate = AnyAggregate<Value, Failure>(count: inputs.count)
         aggregate.attach(to: inputs, ifEmpty: .rejected(AllRejected(failures: []))) { node, operation, drain in
             guard operation == .run else { return }

@@ -12,7 +12,7 @@ extension Promise {
     @inlinable
     public static func race<Inputs: Sequence>(_ promises: Inputs) -> Promise where Inputs.Element == Promise {
         let aggregate = Aggregate<Value, Failure, Value, Failure>()
-        aggregate.attach(to: promises.map { $0.box }, ifEmpty: .cancelled) { node, operation, drain in
+        aggregate.attach(to: Array(promises), ifEmpty: .cancelled) { node, operation, drain in
             guard operation == .run else { return }
             AggregateInput<Value, Failure>.run(node, as: Aggregate<Value, Failure, Value, Failure>.self) {
                 race, outcome, index in
