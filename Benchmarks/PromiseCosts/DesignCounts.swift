@@ -38,8 +38,8 @@ public struct DesignCounts: Sendable {
         DesignCounts(
             design: "Batched",
             counts: [
-                .pendingWithOneThen: 4_660, .chainLink: 1_205, .errorLink: 1_145, .fanOutObserver: 1_327,
-                .allInput: 4_304,
+                .pendingWithOneThen: 4_428, .chainLink: 1_223, .errorLink: 1_168, .fanOutObserver: 1_338,
+                .allInput: 2_609,
             ]),
     ]
 

@@ -28,7 +28,7 @@ enum BatchedOperations {
         // link `map` returns (the promise, its callback and what runs it, in one object). The
         // debug build, which specialises nothing, allocates closure contexts besides.
         .pendingWithOneThen(
-            library: "Batched", budget: Budget(allocations: 4, pendingBytes: 400, instructions: 4_660), queue: queue
+            library: "Batched", budget: Budget(allocations: 4, pendingBytes: 400, instructions: 4_428), queue: queue
         ) { done in
             let (root, resolver) = Promise<Int, Never>.makePending()
             return ((promise: root, resolver: resolver), root.map(on: queue) { _ in done.tick() })
@@ -39,18 +39,18 @@ enum BatchedOperations {
         // in. The debug build, which specialises nothing, allocates closure contexts besides.
         CountedOperation(
             library: "Batched", operation: "chain link",
-            budget: Budget(allocations: 3, instructions: 1_205)
+            budget: Budget(allocations: 3, instructions: 1_223)
         ) { units, start, stop in chain(units, start, stop, rejecting: false) },
         // Allocations: as a chain link; the rejection passes every link without running its callback.
         CountedOperation(
             library: "Batched", operation: "error link",
-            budget: Budget(allocations: 3, instructions: 1_145)
+            budget: Budget(allocations: 3, instructions: 1_168)
         ) { units, start, stop in chain(units, start, stop, rejecting: true) },
         // Allocations (release): 1, the link; all the observers of one settle run in one dispatched
         // drain. The debug build, which specialises nothing, allocates a closure context besides.
         CountedOperation(
             library: "Batched", operation: "fan-out observer",
-            budget: Budget(allocations: 2, instructions: 1_327)
+            budget: Budget(allocations: 2, instructions: 1_338)
         ) { units, start, stop in
             let done = Countdown(units)
             start()
@@ -64,7 +64,7 @@ enum BatchedOperations {
         // that no one else waits for (and frees it, as nothing holds it any more).
         CountedOperation(
             library: "Batched", operation: "cancelled link",
-            budget: Budget(allocations: 0, instructions: 1_087)
+            budget: Budget(allocations: 0, instructions: 1_073)
         ) { units, start, stop in
             let (root, resolver) = Promise<Int, Never>.makePending()
             var last = root
@@ -74,12 +74,24 @@ enum BatchedOperations {
             stop()
             withExtendedLifetime(resolver) {}
         },
+        // Allocations (debug build): the input, its node, its slot in the race's arrays, and the
+        // closure contexts the debug build allocates.
+        CountedOperation(
+            library: "Batched", operation: "first input", comparedWith: "first input",
+            budget: Budget(allocations: 9, instructions: 2_654)
+        ) { units, start, stop in firstInputs(units, start, stop) },
+        // Allocations (debug build): the promise, its cancellation handler and its closure, the
+        // observer, its dispatched block, and the closure contexts the debug build allocates.
+        CountedOperation(
+            library: "Batched", operation: "cancellation", comparedWith: "cancellation",
+            budget: Budget(allocations: 12, instructions: 5_047)
+        ) { units, start, stop in cancellations(units, start, stop) },
         // Allocations (release): 1, the input's node, and the aggregate's slot (its arrays,
         // amortised). The debug build, which specialises nothing, allocates closure contexts
-        // besides.
+        // besides (3 in all since the inputs' array is the promises', not a copy of their storage).
         CountedOperation(
             library: "Batched", operation: "all input",
-            budget: Budget(allocations: 5, instructions: 4_304)
+            budget: Budget(allocations: 3, instructions: 2_609)
         ) { units, start, stop in
             let done = Countdown(1)
             let inputs = (0..<units).map { _ in Promise<Int, Never>.makePending() }
@@ -90,6 +102,33 @@ enum BatchedOperations {
             done.wait()
         },
     ]
+
+    /// The first of `units` inputs raced: each a pending promise; the one at 70 % settles, and the
+    /// others, whose only dependent was the race, are cancelled.
+    static func firstInputs(_ units: Int, _ start: () -> Void, _ stop: () -> Void) {
+        let done = Countdown(1)
+        start()
+        let inputs = (0..<units).map { _ in Promise<Int, Never>.makePending() }
+        Promise.race(inputs.map(\.promise)).whenComplete(on: queue) { _ in done.tick() }
+        inputs[units * 7 / 10].resolver.fulfill(1)
+        done.wait()
+        stop()
+    }
+
+    /// `units` pending operations, each a promise whose producer registered a cancellation
+    /// handler, observed by a callback; each is cancelled: its handler runs, and the callback
+    /// hears of it on its queue.
+    static func cancellations(_ units: Int, _ start: () -> Void, _ stop: () -> Void) {
+        let done = Countdown(units)
+        start()
+        let operations = (0..<units).map { _ in
+            Promise<Int, Never> { resolver in resolver.onCancel {} }
+        }
+        for operation in operations { operation.whenComplete(on: queue) { _ in done.tick() } }
+        for operation in operations { operation.cancel() }
+        done.wait()
+        stop()
+    }
 
     /// A chain of `units` links on a pending root that is fulfilled, or rejected (every link then
     /// passes the rejection on without running its callback); the end observed either way.

@@ -1,6 +1,8 @@
 public import CompareKit
 public import DesignRegistry
+import Dispatch
 public import PromiseCosts
+import Synchronization
 
 /// Every design's basic operations, as the cost product's runners count them (`PromiseCosts`):
 /// `AllocationCounter` counts their allocations, `InstructionCounter` their instructions, each per
@@ -39,8 +41,51 @@ extension Design {
 /// Raw GCD doing what a promise's operation does, for comparison (no allocation budget: the
 /// allocation test's subject is the designs), with the instruction budgets CI holds it to.
 enum GCDOperations {
-    static let all: [CountedOperation] = RawGCD.operations(budgets: [
-        .chainLink: Budget(instructions: 1_236),
-        .fanOutObserver: Budget(instructions: 1_562),
-    ])
+    static let queue = DispatchQueue(label: "costs.gcd")
+
+    static let all: [CountedOperation] =
+        RawGCD.operations(budgets: [
+            .chainLink: Budget(instructions: 1_236),
+            .fanOutObserver: Budget(instructions: 1_562),
+        ]) + [
+            // Raw GCD's race: a completion handler per input, made, each sharing the flag that the
+            // first to run sets; the winner's dispatched when it settles, the others dropped (what
+            // `compare`'s first scenario runs).
+            CountedOperation(library: "GCD", operation: "first input", budget: Budget(instructions: 651)) {
+                units, start, stop in
+                let done = Countdown(1)
+                start()
+                let decided = CancelFlag()
+                let handlers: [@Sendable (Int) -> Void] = (0..<units).map { _ in
+                    { _ in if !decided.set() { done.tick() } }
+                }
+                let winner = units * 7 / 10
+                queue.async { handlers[winner](winner) }
+                done.wait()
+                withExtendedLifetime(handlers) {}
+                stop()
+            },
+            // Raw GCD's cancellation: a pending operation with a flag and a completion handler;
+            // cancelling sets the flag and dispatches the handler, which reports it cancelled.
+            CountedOperation(library: "GCD", operation: "cancellation", budget: Budget(instructions: 3_987)) {
+                units, start, stop in
+                let done = Countdown(units)
+                start()
+                let operations = (0..<units).map { _ in
+                    (flag: CancelFlag(), handler: { @Sendable in done.tick() } as @Sendable () -> Void)
+                }
+                for (flag, handler) in operations {
+                    _ = flag.set()
+                    queue.async { handler() }
+                }
+                done.wait()
+                stop()
+            },
+        ]
+}
+
+/// The flag of raw GCD's cancellation: set once.
+final class CancelFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() -> Bool { value.exchange(true, ordering: .acquiringAndReleasing) }
 }
