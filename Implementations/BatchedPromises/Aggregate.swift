@@ -45,7 +45,8 @@ class Aggregate<Input: Sendable, InputFailure: Error, Value: Sendable, Failure: 
         var nodes: [AggregateInputNode?] = []
         nodes.reserveCapacity(promises.count)
         for index in promises.indices {
-            nodes.append(AggregateInput(aggregate: self, input: promises[index].box, index: index, operation: operation))
+            nodes.append(
+                AggregateInput(aggregate: self, input: promises[index].box, index: index, operation: operation))
         }
         withControl { _ in inputs = nodes }
         for node in nodes { unsafeDowncast(node!, to: AggregateInput<Input, InputFailure>.self).register() }

@@ -36,6 +36,11 @@ struct Control {
         case forwarded
     }
 
+    /// While pending or handing out, the nodes waiting for it, newest first (``NodeList``
+    /// reverses them), with one reference owned for each; while forwarded, the root. First, so that
+    /// the three one-byte fields after it leave the rest of their word to the promise's lock
+    /// (``PromiseCore``: 88 bytes where the flags first took 96).
+    @usableFromInline var waiters: Unmanaged<Node>?
     @usableFromInline var phase: Phase
     /// Whether the settler is still handing the waiters out: a node registered meanwhile joins
     /// ``waiters`` and is handed out after them, by the drain the settler handed them to
@@ -46,10 +51,6 @@ struct Control {
     /// Whether the promise's resolver has resolved it with another promise, which now settles it:
     /// the resolver's later calls are ignored, as its first call decided.
     @usableFromInline var lockedIn = false
-    /// While pending or handing out, the nodes waiting for it, newest first (``NodeList``
-    /// reverses them), with one reference owned for each; while forwarded, the root.
-    @usableFromInline var waiters: Unmanaged<Node>?
-
     @inlinable
     init(_ phase: Phase) {
         self.phase = phase
