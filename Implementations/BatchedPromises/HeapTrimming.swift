@@ -13,12 +13,16 @@ import Synchronization
 /// go kept their memory resident (7.5 times its size before, for a 1,000,000-link chain), in this
 /// design and in every port alike, until something called `malloc_trim`.
 ///
-/// So the module counts, on a sample of one object in 1,024, the objects it frees. Once about
-/// 65,536 have been freed, it checks every 100 ms whether freeing has gone quiet (fewer than about
-/// 4,000 frees since the last check), and then calls glibc's `malloc_trim(0)` on a utility queue,
-/// which returns the free pages. While promises keep being made and freed (a busy server, a
-/// benchmark), the freed memory is reused at once and returning it would only make the process
-/// take it back page by page, so the trim waits for the quiet, or for 10 s at most.
+/// So the module counts, on a sample of one object in 1,024, the objects it frees and the objects
+/// it makes. Once about 65,536 have been freed, it checks every 100 ms whether the module has gone
+/// quiet (fewer than about 4,000 objects made or freed since the last check), and then calls
+/// glibc's `malloc_trim(0)` on a utility queue, which returns the free pages. While promises keep
+/// being made and freed (a busy server, a benchmark), the freed memory is reused at once and
+/// returning it would only make the process take it back page by page; and a trim holds the
+/// allocator's lock while it walks the heap (a few milliseconds after a million-object drop), so
+/// that every allocation in the process waits for it: a trim while promises are being made, a
+/// long chain built after a drop, stalled the queue that chain then drained on by up to 3.7 ms.
+/// So the trim waits for the quiet, or for 10 s at most.
 ///
 /// Elsewhere (Darwin's allocator returns free pages itself, musl has no `malloc_trim`) it does
 /// nothing. What it cannot see: a drop of fewer than about 65,536 of the module's objects, and
@@ -37,15 +41,18 @@ public enum HeapTrimming {
     /// How many sampled objects must have been freed for a trim to be considered: with one
     /// object in 1,024 sampled, about 65,536 objects.
     static let freedForTrim = 64
-    /// Fewer sampled frees than this between two checks is quiet: about 4,000 objects in 100 ms.
+    /// Fewer sampled objects made or freed than this between two checks is quiet: about 4,000
+    /// objects in 100 ms.
     static let quietFrees = 4
     /// How long a check waits for the next, and how many checks a busy process gets before it
     /// trims anyway.
     static let checkInterval = DispatchTimeInterval.milliseconds(100)
     static let checksBeforeTrimmingAnyway = 100
 
-    /// The sampled objects freed, ever; whether a check is scheduled; the trims made, ever.
+    /// The sampled objects freed, ever; the sampled objects made, ever; whether a check is
+    /// scheduled; the trims made, ever.
     static let freed = Atomic<Int>(0)
+    static let made = Atomic<Int>(0)
     static let scheduled = Atomic<Bool>(false)
     static let trims = Atomic<Int>(0)
 
@@ -71,15 +78,24 @@ public enum HeapTrimming {
         guard count % freedForTrim == 0, enabled.load(ordering: .relaxed),
             !scheduled.exchange(true, ordering: .relaxed)
         else { return }
-        check(after: count, checks: 0)
+        check(after: activity, checks: 0)
     }
 
-    /// Trims once fewer than ``quietFrees`` sampled objects were freed in one ``checkInterval``
-    /// after `count`, or after ``checksBeforeTrimmingAnyway`` checks.
+    /// A sampled object was made: the module is not quiet.
+    @usableFromInline
+    static func sampledObjectMade() {
+        made.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// The sampled objects made and freed, ever: what a check compares.
+    static var activity: Int { freed.load(ordering: .relaxed) &+ made.load(ordering: .relaxed) }
+
+    /// Trims once fewer than ``quietFrees`` sampled objects were made or freed in one
+    /// ``checkInterval`` after `count`, or after ``checksBeforeTrimmingAnyway`` checks.
     static func check(after count: Int, checks: Int) {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + checkInterval) {
-            let now = freed.load(ordering: .relaxed)
-            guard now - count < quietFrees || checks >= checksBeforeTrimmingAnyway else {
+            let now = activity
+            guard now &- count < quietFrees || checks >= checksBeforeTrimmingAnyway else {
                 return check(after: now, checks: checks + 1)
             }
             if enabled.load(ordering: .relaxed) { trimHeap() }

@@ -104,6 +104,7 @@ class Node: @unchecked Sendable {
         self.demandsOutcome = demandsOutcome
         self.destroysOutcome = destroysOutcome
         self.operation = operation
+        if HeapTrimming.isSampled(self) { HeapTrimming.sampledObjectMade() }
     }
 
     deinit {
