@@ -44,11 +44,15 @@ enum Defect: Sendable {
     /// Takes a `then` property whose read throws for one that holds no function (`try?`), so it
     /// fulfils with the thenable instead of rejecting with what the read threw.
     case swallowsThrowingThenRead
-    /// Settles in two steps, a check that it is pending and then a store, each under the lock but
-    /// not together, so two settles from two threads can both pass the check. The window between
-    /// the steps is held open until a second settle call arrives (at most 2 s), so that the mutant
-    /// fails every race, where a real one fails now and then.
-    case twoStepSettle
+    /// Settles when an atomic load finds it pending, then marks it settled with a store: a real
+    /// check-then-act race, a few nanoseconds wide, with nothing held open.
+    case loadThenStoreSettle
+    /// Settles when a check under the lock finds it pending, then settles under a second
+    /// acquisition of the lock: a real check-then-act race, as wide as a lock's release and
+    /// acquisition, with nothing held open.
+    case checkThenSettleUnderTwoLocks
+    /// Hands out the callbacks registered before the settle in reverse order.
+    case reversesCallbacks
     /// Lets a second settle overwrite the outcome without calling anyone: only a `then`
     /// registered afterwards sees the second outcome.
     case overwritesSilently
@@ -82,7 +86,9 @@ enum ReplacesThenableReasons: DefectSelector { static let defect = Defect.replac
 enum CallsBackOffMain: DefectSelector { static let defect = Defect.callsBackOffMain }
 enum ReadsThenTwice: DefectSelector { static let defect = Defect.readsThenTwice }
 enum SwallowsThrowingThenRead: DefectSelector { static let defect = Defect.swallowsThrowingThenRead }
-enum TwoStepSettle: DefectSelector { static let defect = Defect.twoStepSettle }
+enum LoadThenStoreSettle: DefectSelector { static let defect = Defect.loadThenStoreSettle }
+enum CheckThenSettleUnderTwoLocks: DefectSelector { static let defect = Defect.checkThenSettleUnderTwoLocks }
+enum ReversesCallbacks: DefectSelector { static let defect = Defect.reversesCallbacks }
 enum OverwritesSilently: DefectSelector { static let defect = Defect.overwritesSilently }
 enum RerunsHandlersOnLateThen: DefectSelector { static let defect = Defect.rerunsHandlersOnLateThen }
 enum HandsOutLate: DefectSelector { static let defect = Defect.handsOutLate }
@@ -106,10 +112,8 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
     /// Guards the outcome and the registered callbacks.
     private let state = PromiseMutex(State())
     private var defect: Defect { Selector.defect }
-    /// How many settle calls have arrived, for ``Defect/twoStepSettle``'s window.
-    private let settleCalls = Atomic<Int>(0)
-    /// Signalled by the second settle call, which the first waits for in ``Defect/twoStepSettle``.
-    private let secondSettleCall = DispatchSemaphore(value: 0)
+    /// Whether a settle has passed the check, for ``Defect/loadThenStoreSettle``.
+    private let settled = Atomic<Bool>(false)
     /// Signalled by a `then` on the settled promise, which ``Defect/handsOutLate`` waits for.
     private let lateThen = DispatchSemaphore(value: 0)
 
@@ -210,8 +214,9 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
                 if gate.claim() { reject(error) }
             }
         case .none, .synchronousCallbacks, .ignoresThenables, .settlesTwice, .noCycleCheck, .recoversOwnThrow,
-            .fulfilsWhatItRecovered, .replacesThenableReasons, .callsBackOffMain, .twoStepSettle, .overwritesSilently,
-            .rerunsHandlersOnLateThen, .handsOutLate:
+            .fulfilsWhatItRecovered, .replacesThenableReasons, .callsBackOffMain, .overwritesSilently,
+            .rerunsHandlersOnLateThen, .handsOutLate, .loadThenStoreSettle, .checkThenSettleUnderTwoLocks,
+            .reversesCallbacks:
             callOnce(thenable, resolvePromise: resolve)
         }
     }
@@ -229,7 +234,15 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
     }
 
     private func settle(_ result: Result<PromiseValue, any Error>) {
-        if defect == .twoStepSettle { return settleInTwoSteps(result) }
+        if defect == .loadThenStoreSettle {
+            guard !settled.load(ordering: .acquiring) else { return }
+            settled.store(true, ordering: .releasing)
+            return settleAfterTheCheck(result)
+        }
+        if defect == .checkThenSettleUnderTwoLocks {
+            guard state.withLock({ $0.result == nil }) else { return }
+            return settleAfterTheCheck(result)
+        }
         let callbacks: [Callback]? = state.withLock { state in
             if state.result != nil && defect != .settlesTwice {
                 if defect == .overwritesSilently { state.result = result }
@@ -240,7 +253,8 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
                 // A callback only queues its handler, so it runs under the lock: a `then` from
                 // another thread, which sees the outcome only after the lock, queues its handler
                 // after these (2.2.6 across threads).
-                state.callbacks.forEach { $0(result) }
+                let inOrder = defect == .reversesCallbacks ? state.callbacks.reversed() : state.callbacks
+                inOrder.forEach { $0(result) }
                 return nil
             }
             return state.callbacks
@@ -256,16 +270,9 @@ final class MutantPromise<Selector: DefectSelector>: Thenable, CallbackDropping 
         }
     }
 
-    private func settleInTwoSteps(_ result: Result<PromiseValue, any Error>) {
-        let order = settleCalls.add(1, ordering: .sequentiallyConsistent).newValue
-        guard state.withLock({ $0.result == nil }) else { return }
-        // Held open only off the main queue: a single-threaded case settles from the main queue,
-        // whose second settle never comes while the first waits there.
-        if order == 1 && !MainQueue.isCurrent {
-            _ = secondSettleCall.wait(timeout: .now() + 2)
-        } else if order == 2 {
-            secondSettleCall.signal()
-        }
+    /// The second step of a settle in two: stores the outcome and hands out the callbacks,
+    /// whatever a settle that passed the same check meanwhile stored.
+    private func settleAfterTheCheck(_ result: Result<PromiseValue, any Error>) {
         let callbacks = state.withLock { state in
             state.result = result
             return state.callbacks

@@ -23,8 +23,10 @@ public enum APlusSuite {
     /// changed). Within a major version, an adapter that compiles keeps compiling, and a library
     /// that passes every case keeps passing; case names and failure messages may be refined. A
     /// case a passing library could fail comes only with a new major version (2.0.0: the cases
-    /// for several threads and six additions).
-    public static let version = "2.0.0"
+    /// for several threads and six additions). 2.1.0 races the settles as jcstress does, so that a
+    /// check-then-act settle left to chance is found; a library that passed because its race was
+    /// never hit was never correct.
+    public static let version = "2.1.0"
 
     /// What a run adds to the 648 cases.
     public struct Options: OptionSet, Sendable, Hashable {

@@ -77,9 +77,19 @@ extension SuiteBuilder {
                     }
                     _ = attach(promise) { argument in
                         context.check(argument == expected, "\(callback) got \(argument), expected \(expected)")
-                        for index in 1...3 {
-                            let arguments = log.arguments(of: "handler\(index)")
-                            context.check(arguments == [expected], "handler\(index) was called with \(arguments)")
+                        let ran = log.handlers
+                        if ran != ["handler1", "handler2", "handler3"] {
+                            context.fail(
+                                "expected handler1, handler2 and handler3, registered before this handler, to have run "
+                                    + "before it, in that order (2.2.6); observed before it: \(describeOrder(ran))")
+                        } else {
+                            for index in 1...3 {
+                                let arguments = log.arguments(of: "handler\(index)")
+                                context.check(
+                                    arguments == [expected],
+                                    "expected handler\(index) to have been called once with \(expected); observed: called with \(arguments)"
+                                )
+                            }
                         }
                         context.done()
                         return nil
@@ -136,7 +146,10 @@ extension SuiteBuilder {
                     }
                 }
                 _ = attach(promise) { _ in
-                    context.check(log.handlers == ["handler1", "handler2", "handler3"], "call order \(log.handlers)")
+                    context.check(
+                        log.handlers == ["handler1", "handler2", "handler3"],
+                        "expected handler1, handler2 and handler3 to have run in the order they were registered, before "
+                            + "the handler registered after them (2.2.6); observed before it: \(describeOrder(log.handlers))")
                     context.done()
                     return nil
                 }
@@ -161,7 +174,8 @@ extension SuiteBuilder {
                         context.afterWindow(15) {
                             context.check(
                                 log.handlers == ["handler1", "handler2", "handler3"],
-                                "call order \(log.handlers)"
+                                "expected handler1, then handler2, then handler3, which handler1 registered while it ran "
+                                    + "(2.2.6); observed: \(describeOrder(log.handlers))"
                             )
                             context.done()
                         }
@@ -171,4 +185,10 @@ extension SuiteBuilder {
             }
         }
     }
+}
+
+/// The handlers that ran, in the order they ran, for a failure message: "handler2, handler1" or
+/// "no handler".
+func describeOrder(_ handlers: [String]) -> String {
+    handlers.isEmpty ? "no handler" : handlers.joined(separator: ", ")
 }

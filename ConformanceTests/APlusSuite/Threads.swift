@@ -4,9 +4,15 @@
 // from any thread, and "first settle wins" written as a check and then a store (two steps) passes
 // every single-threaded case.
 //
-// Each case runs rounds on threads of its own, started together at a gate, and checks what the
-// observers saw. A correct library passes whatever the interleaving; a broken one fails when
-// its window is hit, which takes some rounds, so the cases run several.
+// A real check-then-act race has a window of a few nanoseconds, which threads woken from a gate
+// (tens of microseconds apart) almost never hit. So the settle races run as jcstress (OpenJDK's
+// concurrency stress harness) runs its tests: threads kept for the whole case meet before every
+// promise by spinning on one atomic counter, so that they start within a few hundred nanoseconds
+// of one another; each then waits a short pseudo-random spin, whose range grows and shrinks from
+// stride to stride, so that the gap between two settle calls sweeps across the window; the roles
+// (which thread fulfils, which rejects) rotate between the threads from stride to stride; and the
+// promises come in strides that double in size while the case's time allows. A correct library
+// passes whatever the interleaving; a broken one fails at the first promise whose window was hit.
 
 import Dispatch
 import Foundation
@@ -24,18 +30,26 @@ extension SuiteBuilder {
         "Threads: cases this port adds for settles and `then`s from several threads at once"
     }
 
-    /// How many rounds each case runs at most: enough to hit a two-step settle on 2 loaded cores
-    /// (a stress test found one in under a second), few enough that the six cases take about a
+    /// How many rounds each case of `then` from several threads runs at most: enough to hit a
+    /// registration racing a settle on 2 loaded cores, few enough that the two cases take about a
     /// second on 2 cores.
     static var threadRounds: Int { 100 }
 
-    /// After this many rounds, a case stops once it has run for ``threadRoundsBudgetSeconds``:
-    /// each round waits for the main queue, which a loaded test run can stall for seconds, and a
-    /// correct library's case must end well within its timeout.
+    /// After this many rounds, a case of `then` from several threads stops once it has run for
+    /// ``threadRoundsBudgetSeconds``: each round waits for the main queue, which a loaded test run
+    /// can stall for seconds, and a correct library's case must end well within its timeout.
     static var minimumThreadRounds: Int { 10 }
 
     /// How long a case's rounds may run once ``minimumThreadRounds`` are done.
     static var threadRoundsBudgetSeconds: Int { 5 }
+
+    /// How long a settle race keeps starting strides: the four races take 2 s of a correct
+    /// library's thread section, in which a check-then-act settle on 2 loaded cores is hit many
+    /// times over.
+    static var settleRaceMilliseconds: Int { 500 }
+
+    /// The largest stride of a settle race, in promises: strides double from 1 up to it.
+    static var largestSettleRaceStride: Int { 512 }
 
     func threads() {
         describe(Self.threadsHeading) {
@@ -44,7 +58,7 @@ extension SuiteBuilder {
             ) {
                 for race in SettleRace.all {
                     specify(race.name) { context in
-                        Self.onOwnThread { Self.runRounds(context) { round in Self.raceSettles(race, round, context) } }
+                        Self.onOwnThread { Self.raceSettles(race, context) }
                     }
                 }
             }
@@ -64,28 +78,29 @@ extension SuiteBuilder {
         }
     }
 
-    /// One way of racing settles: what each racing thread calls.
+    /// One way of racing settles: the settle calls made on each promise, from as many threads as
+    /// the machine has cores (2 at least).
     struct SettleRace: Sendable {
         let name: String
-        let racers: Int
-        /// The attempt racer `index` makes: a settle of the deferred, and the outcome it would give.
+        let attempts: Int
+        /// Attempt `index`: a settle of the deferred, and the outcome it would give.
         let attempt: @Sendable (_ index: Int) -> Attempt
 
         static var all: [SettleRace] {
             [
-                SettleRace(name: "fulfil against reject, 2 threads each way", racers: 4) { index in
+                SettleRace(name: "fulfil against reject, 2 calls each way", attempts: 4) { index in
                     index % 2 == 0 ? .fulfil(Marker("fulfilment \(index)")) : .reject(MarkerError("rejection \(index)"))
                 },
-                SettleRace(name: "8 threads fulfilling with different values", racers: 8) { index in
+                SettleRace(name: "8 fulfils with different values", attempts: 8) { index in
                     .fulfil(Marker("fulfilment \(index)"))
                 },
-                SettleRace(name: "resolve with a thenable that calls back at once, against reject", racers: 4) {
+                SettleRace(name: "resolve with a thenable that calls back at once, against reject", attempts: 4) {
                     index in
                     index % 2 == 0
                         ? .resolveWithThenable(Marker("thenable's value \(index)"))
                         : .reject(MarkerError("rejection \(index)"))
                 },
-                SettleRace(name: "resolve with a fulfilled promise of the library, against fulfil", racers: 4) {
+                SettleRace(name: "resolve with a fulfilled promise of the library, against fulfil", attempts: 4) {
                     index in
                     index % 2 == 0
                         ? .resolveWithPromise(Marker("promise's value \(index)"))
@@ -121,17 +136,65 @@ extension SuiteBuilder {
         }
     }
 
-    /// Races `race`'s attempts on one new promise, with observers registered before the race and
-    /// one after it; returns whether the round passed.
-    static func raceSettles(_ race: SettleRace, _ round: Int, _ context: CaseContext) -> Bool {
-        let deferred = P.deferred()
-        let attempts = (0..<race.racers).map(race.attempt)
-        let log = ObserverLog(context: context, round: round)
-        for observer in 0..<3 { log.observe(deferred.promise, as: "observer \(observer), registered before the race") }
-        guard onThreads(race.racers, context, { attempts[$0].make(on: deferred) }) else { return false }
-        log.observe(deferred.promise, as: "the observer registered after every settle call returned")
-        guard log.waitForEveryObserver() else { return false }
-        return log.checkOneOutcome(among: attempts.map(\.outcome))
+    /// Races `race`'s attempts on strides of new promises, each with three observers registered
+    /// before the race and one after it, until ``settleRaceMilliseconds`` have passed, a promise
+    /// fails, or the case has ended (it timed out); then ends the case. Runs off the main queue:
+    /// the callbacks it waits for run there.
+    static func raceSettles(_ race: SettleRace, _ context: CaseContext) {
+        // As many threads as the machine has cores, 2 at least, as jcstress runs no more actors
+        // than CPUs: a thread that waits for a descheduled one to meet it races no one.
+        let threadCount = min(race.attempts, max(2, ProcessInfo.processInfo.activeProcessorCount))
+        let racers = RacingThreads(count: threadCount, context: context)
+        defer { racers.stop() }
+        let roles = (0..<race.attempts).map(race.attempt)
+        let ends = DispatchTime.now() + .milliseconds(settleRaceMilliseconds)
+        var size = 1
+        var stride = 0
+        while !context.hasFinished {
+            stride += 1
+            let promises = (0..<size).map { _ in P.deferred() }
+            let logs = (0..<size).map { ObserverLog(context: context, place: "stride \(stride), promise \($0 + 1)") }
+            for (log, deferred) in zip(logs, promises) {
+                for observer in 0..<3 {
+                    log.observe(deferred.promise, as: "observer \(observer), registered before the race")
+                }
+            }
+            // Thread `t` makes attempts `t`, `t + threads`, … of the stride's order, in turn; the
+            // order is shuffled from stride to stride, so that every role races every other from
+            // each thread.
+            let order = shuffledRoles(roles.count, stride: stride)
+            guard
+                racers.run(promises: size, stride: stride, { thread, index in
+                    for attempt in Swift.stride(from: thread, to: order.count, by: threadCount) {
+                        roles[order[attempt]].make(on: promises[index])
+                    }
+                })
+            else { return }
+            for (log, deferred) in zip(logs, promises) {
+                log.observe(deferred.promise, as: "the observer registered after every settle call returned")
+            }
+            for log in logs {
+                guard log.waitForEveryObserver(), log.checkOneOutcome(among: roles.map(\.outcome)) else {
+                    context.done()
+                    return
+                }
+            }
+            if DispatchTime.now() >= ends { break }
+            size = min(size * 2, largestSettleRaceStride)
+        }
+        context.done()
+    }
+
+    /// The indices `0..<count` in an order that depends on `stride` only (a Fisher–Yates shuffle
+    /// driven by a linear congruential generator), so that a failing case runs the same way again.
+    static func shuffledRoles(_ count: Int, stride: Int) -> [Int] {
+        var order = Array(0..<count)
+        var state = UInt64(stride) &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        for index in order.indices.reversed() where index > 0 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            order.swapAt(index, Int((state >> 33) % UInt64(index + 1)))
+        }
+        return order
     }
 
     /// Registers 8 callbacks from each of 3 threads, while a fourth settles the promise on `side`:
@@ -142,7 +205,7 @@ extension SuiteBuilder {
         let deferred = P.deferred()
         let value = Marker("the value")
         let reason = MarkerError("the reason")
-        let log = ObserverLog(context: context, round: round)
+        let log = ObserverLog(context: context, place: "round \(round)")
         let registrars = 3
         let perThread = 8
         let firstHalfRegistered = DispatchSemaphore(value: 0)
@@ -193,25 +256,26 @@ extension SuiteBuilder {
     }
 
     /// Runs `body(index)` for each index on `count` threads of their own, all released at once
-    /// from a gate, and returns when every call returned; fails the case if one has not returned
+    /// from a gate they spin on, and returns when every call returned; fails the case if one has not returned
     /// after ``threadRoundWaitSeconds`` seconds.
     static func onThreads(_ count: Int, _ context: CaseContext, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
         let ready = DispatchSemaphore(value: 0)
-        let gate = DispatchSemaphore(value: 0)
+        let gate = SpinGate()
         let finished = DispatchSemaphore(value: 0)
         for index in 0..<count {
             Thread {
                 ready.signal()
                 // A thread the gate never opens for (the round gave up) ends without calling in.
-                if waitForSignals(of: gate, context) { body(index) }
+                if gate.wait(context) { body(index) }
                 finished.signal()
             }.start()
         }
         guard waitForSignals(of: ready, count: count, context) else {
+            gate.abandon()
             context.fail("\(count) threads did not start within \(threadRoundWaitSeconds) s")
             return false
         }
-        for _ in 0..<count { gate.signal() }
+        gate.open()
         guard waitForSignals(of: finished, count: count, context) else {
             context.fail(
                 "a call to the library from one of \(count) threads had not returned after \(threadRoundWaitSeconds) s (a deadlock?)"
@@ -271,15 +335,16 @@ final class ObserverLog: Sendable {
     }
 
     private let context: CaseContext
-    private let round: Int
+    /// Where in the case this log's promise is ("round 3", "stride 6, promise 17"), for messages.
+    private let place: String
     /// Signalled by every observer on its first call.
     private let observerCalled = DispatchSemaphore(value: 0)
     /// Guards the observers' names and threads and the calls in the order they came.
     private let state = PromiseMutex(State())
 
-    init(context: CaseContext, round: Int) {
+    init(context: CaseContext, place: String) {
         self.context = context
-        self.round = round
+        self.place = place
     }
 
     /// Registers an observer named `name` on `promise`; `thread` is the registering thread, for
@@ -310,7 +375,7 @@ final class ObserverLog: Sendable {
         }
         if let first = earlier.first {
             context.fail(
-                "round \(round): \(name) was called \(earlier.count + 1) times: \(first.described), then \(described)")
+                "\(place): \(name) was called \(earlier.count + 1) times: \(first.described), then \(described)")
         } else {
             observerCalled.signal()
         }
@@ -326,7 +391,7 @@ final class ObserverLog: Sendable {
                     .map { state.names[$0] }
             }
             context.fail(
-                "round \(round): after \(threadRoundWaitSeconds) s, \(missing.count) observers had not been called: "
+                "\(place): after \(threadRoundWaitSeconds) s, \(missing.count) observers had not been called: "
                     + missing.prefix(3).joined(separator: "; "))
             return false
         }
@@ -339,12 +404,12 @@ final class ObserverLog: Sendable {
         guard let first = calls.first else { return true }
         if let differing = calls.first(where: { $0.outcome != first.outcome }) {
             context.fail(
-                "round \(round): the observers saw different outcomes: \(names[first.observer]) was \(first.described), "
+                "\(place): the observers saw different outcomes: \(names[first.observer]) was \(first.described), "
                     + "\(names[differing.observer]) was \(differing.described)")
             return false
         }
         guard case .object(let outcome) = first.outcome, attempted.contains(outcome) else {
-            context.fail("round \(round): the promise was \(first.described), which no settle call attempted")
+            context.fail("\(place): the promise was \(first.described), which no settle call attempted")
             return false
         }
         return true
@@ -359,7 +424,7 @@ final class ObserverLog: Sendable {
             guard let thread = threads[call.observer] else { continue }
             if let last = lastObserver[thread], last > call.observer {
                 context.fail(
-                    "round \(round): \(names[call.observer]) ran after \(names[last]), which the same thread registered after it"
+                    "\(place): \(names[call.observer]) ran after \(names[last]), which the same thread registered after it"
                 )
                 return false
             }
