@@ -38,8 +38,8 @@ public struct DesignCounts: Sendable {
         DesignCounts(
             design: "Batched",
             counts: [
-                .pendingWithOneThen: 4_428, .chainLink: 1_223, .errorLink: 1_168, .fanOutObserver: 1_338,
-                .allInput: 2_609,
+                .pendingWithOneThen: 4_577, .chainLink: 1_232, .errorLink: 1_178, .fanOutObserver: 1_343,
+                .allInput: 2_656,
             ]),
     ]
 

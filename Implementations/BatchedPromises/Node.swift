@@ -104,7 +104,7 @@ class Node: @unchecked Sendable {
         self.demandsOutcome = demandsOutcome
         self.destroysOutcome = destroysOutcome
         self.operation = operation
-        if HeapTrimming.isSampled(self) { HeapTrimming.sampledObjectMade() }
+        if HeapTrimming.isSampled(self) { HeapTrimming.made.wrappingAdd(1, ordering: .relaxed) }
     }
 
     deinit {

@@ -67,7 +67,7 @@ enum GCDOperations {
             },
             // Raw GCD's cancellation: a pending operation with a flag and a completion handler;
             // cancelling sets the flag and dispatches the handler, which reports it cancelled.
-            CountedOperation(library: "GCD", operation: "cancellation", budget: Budget(instructions: 3_987)) {
+            CountedOperation(library: "GCD", operation: "cancellation", budget: Budget(instructions: 4_040)) {
                 units, start, stop in
                 let done = Countdown(units)
                 start()
