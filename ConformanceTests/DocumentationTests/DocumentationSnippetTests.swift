@@ -77,7 +77,7 @@ struct DocumentationSnippetTests {
     func snippetsFound() throws {
         let names = try Self.allSnippets().map(\.name)
         #expect(Set(names).count == names.count, "duplicate snippet names: \(names)")
-        #expect(names.contains("readme-fbl"))
+        #expect(names.contains("review-fbl"))
         #expect(names.contains("checkout-qn"))
         #expect(names.contains("docc-testsupport-deterministic"))
         #expect(names.contains("aplus-adapter"))
@@ -121,7 +121,7 @@ struct DocumentationSnippetTests {
         let twins = try Self.xcodeDefaultsFiles.flatMap { Snippet.all(in: try Self.read($0)) }
         let originals = Dictionary(try Self.allSnippets().map { ($0.name, $0.code) }) { first, _ in first }
         let designSnippets = [
-            "readme-fbl", "readme-ay", "readme-qx", "readme-qn", "readme-main-actor", "readme-command-line",
+            "review-fbl", "review-ay", "review-qx", "review-qn", "readme-main-actor", "readme-command-line",
             "docc-fbl", "docc-ay", "docc-qx", "docc-qn", "docc-qn-remote",
         ]
         #expect(twins.map(\.name).sorted() == designSnippets.sorted())

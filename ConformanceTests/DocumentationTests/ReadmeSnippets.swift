@@ -8,9 +8,10 @@ import QNTasks
 import QXPromises
 import Synchronization
 
-// The code blocks of README.md, compiled: each block is the code between a `// snippet: NAME`
-// and its `// end-snippet` marker, with its `import` lines left out (they are at the top of this
-// file). `DocumentationSnippetTests` checks that every block of the README is one of these.
+// The code blocks of README.md and of the design review's "Each port at a glance" (`review-…`),
+// compiled: each block is the code between a `// snippet: NAME` and its `// end-snippet` marker,
+// with its `import` lines left out (they are at the top of this file). `DocumentationSnippetTests`
+// checks that every block of the documentation is one of these.
 // Each design's stubs are members of an enum, so a snippet's bare names (`pay`, `check`) are
 // typed as that design's services would be.
 
@@ -30,7 +31,7 @@ enum FBLReadme {
     @Sendable static func log(_ error: any Error) {}
 
     static func example() {
-        // snippet: readme-fbl
+        // snippet: review-fbl
         FBLPromise<String>(on: .global()) { fulfill, reject in
             fetchOrder { order, error in error.map(reject) ?? fulfill(order!) }
         }
@@ -72,7 +73,7 @@ enum AYReadme {
     static let (mirror1, mirror2) = (AYPromise.with("a"), AYPromise.with("b"))
 
     static func example() async throws {
-        // snippet: readme-ay
+        // snippet: review-ay
         AYPromise.withCompletion { fetchOrder(completion: $0) }   // .failure rejects
             .then { order in pay(order as! Order) }           // main queue; a returned AYPromise is adopted
             .thenOn(checkQueue) { receipt in try check(receipt as! Receipt) }
@@ -96,7 +97,7 @@ enum QXReadme {
     @Sendable static func log(_ error: any Error) {}
 
     static func example() {
-        // snippet: readme-qx
+        // snippet: review-qx
         QXPromise { fetchOrder(completion: $0) }    // (order, error) handler: an error rejects
             .then { order in pay(order as! Order) }     // returns a QXPromise: observed in turn
             .retry(2)                                   // runs `pay` again with the kept order if it failed
@@ -117,7 +118,7 @@ enum QNReadme {
     }
 
     static func example() {
-        // snippet: readme-qn
+        // snippet: review-qn
         let loader = QNAsyncSerialTask<[Item]>(
             taskID: "list",
             buildBlocks: [

@@ -7,7 +7,8 @@ import QNTasks
 import QXPromises
 import Synchronization
 
-// The README's code blocks for the four designs, compiled with Xcode 26's defaults (default
+// The code blocks for the four designs of the README and the design review's "Each port at a
+// glance", compiled with Xcode 26's defaults (default
 // main-actor isolation): each is identical to its twin in the root package's
 // ConformanceTests/DocumentationTests/ReadmeSnippets.swift, which `DocumentationSnippetTests` checks.
 //
@@ -30,13 +31,13 @@ nonisolated enum FBLReadme {
     }
     @Sendable static func pay(_ order: String) -> FBLPromise<Receipt> { FBLPromise(Receipt(order: Order(id: order))) }
     @Sendable static func check(_ receipt: Receipt) -> Confirmation {
-        Ran.shared.record("readme-fbl")
+        Ran.shared.record("review-fbl")
         return Confirmation(receipt: receipt)
     }
     @Sendable static func log(_ error: any Error) {}
 
     static func example() {
-        // snippet: readme-fbl
+        // snippet: review-fbl
         FBLPromise<String>(on: .global()) { fulfill, reject in
             fetchOrder { order, error in error.map(reject) ?? fulfill(order!) }
         }
@@ -71,12 +72,12 @@ nonisolated enum AYReadme {
     @Sendable static func pay(_ order: Order) -> AYPromise { AYPromise.with(Receipt(order: order)) }
     @Sendable static func check(_ receipt: Receipt) throws -> Confirmation { Confirmation(receipt: receipt) }
     @Sendable static func log(_ error: any Error) {}
-    @Sendable static func hideSpinner() { Ran.shared.record("readme-ay") }
+    @Sendable static func hideSpinner() { Ran.shared.record("review-ay") }
     static let checkQueue = DispatchQueue(label: "check")
     static let (mirror1, mirror2) = (AYPromise.with("a"), AYPromise.with("b"))
 
     static func example() async throws {
-        // snippet: readme-ay
+        // snippet: review-ay
         AYPromise.withCompletion { fetchOrder(completion: $0) }   // .failure rejects
             .then { order in pay(order as! Order) }           // main queue; a returned AYPromise is adopted
             .thenOn(checkQueue) { receipt in try check(receipt as! Receipt) }
@@ -95,13 +96,13 @@ nonisolated enum QXReadme {
     }
     @Sendable static func pay(_ order: Order) -> QXPromise { QXPromise(fulfilledWith: Receipt(order: order)) }
     @Sendable static func check(_ receipt: Receipt) -> QXPromise {
-        Ran.shared.record("readme-qx")
+        Ran.shared.record("review-qx")
         return QXPromise(fulfilledWith: Confirmation(receipt: receipt))
     }
     @Sendable static func log(_ error: any Error) {}
 
     static func example() {
-        // snippet: readme-qx
+        // snippet: review-qx
         QXPromise { fetchOrder(completion: $0) }    // (order, error) handler: an error rejects
             .then { order in pay(order as! Order) }     // returns a QXPromise: observed in turn
             .retry(2)                                   // runs `pay` again with the kept order if it failed
@@ -122,7 +123,7 @@ nonisolated enum QNReadme {
     }
 
     static func example() {
-        // snippet: readme-qn
+        // snippet: review-qn
         let loader = QNAsyncSerialTask<[Item]>(
             taskID: "list",
             buildBlocks: [

@@ -13,7 +13,7 @@ struct XcodeDefaultsTests {
         FBLReadme.example()
         try await AYReadme.example()
         QXReadme.example()
-        try await ranAll(["readme-fbl", "readme-ay", "readme-qx"])
+        try await ranAll(["review-fbl", "review-ay", "review-qx"])
     }
 
     @Test("README: the command-line program's main-queue block runs")
