@@ -130,16 +130,23 @@ struct ResolverCycleTests {
 
     /// The documented limit of the cycle check (`SelfResolutionError`): a promise adopted twice is
     /// waited on by its second adopter, not forwarded, so a cycle through it is not seen.
-    @Test("a cycle through a promise adopted twice is not seen: the promises stay pending, as documented")
-    func cycleThroughDoubleAdoptionStaysPending() {
-        let (root, rootResolver) = Promise<Int, any Error>.makePending()
-        let (twice, twiceResolver) = Promise<Int, any Error>.makePending()
-        let (second, secondResolver) = Promise<Int, any Error>.makePending()
-        rootResolver.resolve(twice)  // `twice` forwards to `root`
-        secondResolver.resolve(twice)  // adopted again: `second` waits on `root`
-        twiceResolver.resolve(second)  // `second` forwards to `root`, which waits on `second`
-        // Every adoption of a pending promise happens before `resolve` returns: had the check seen
-        // the cycle, the promises would be rejected by now.
-        #expect(root.isPending && twice.isPending && second.isPending)
+    /// Such a cycle keeps its promises alive, as any cycle of references does, until one of them
+    /// is cancelled: the test breaks it so, and checks that everything is then freed.
+    @Test("a cycle through a promise adopted twice is not seen: the promises stay pending, as documented, until cancelled")
+    func cycleThroughDoubleAdoptionStaysPending() async throws {
+        try await expectAllFreed("the promises of the cycle, once one is cancelled") {
+            let (root, rootResolver) = Promise<Int, any Error>.makePending()
+            let (twice, twiceResolver) = Promise<Int, any Error>.makePending()
+            let (second, secondResolver) = Promise<Int, any Error>.makePending()
+            rootResolver.resolve(twice)  // `twice` forwards to `root`
+            secondResolver.resolve(twice)  // adopted again: `second` waits on `root`
+            twiceResolver.resolve(second)  // `second` forwards to `root`, which waits on `second`
+            // Every adoption of a pending promise happens before `resolve` returns: had the check
+            // seen the cycle, the promises would be rejected by now.
+            #expect(root.isPending && twice.isPending && second.isPending)
+            root.cancel()
+            #expect(!root.isPending)
+            return [root.storage, twice.storage, second.storage]
+        }
     }
 }
