@@ -355,7 +355,9 @@ extension MutationTests {
         }
     }
 
-    @Test("a settle written as an atomic load and then a store, with no window held open, fails a settle race in 10 of 10 runs")
+    @Test(
+        "a settle written as an atomic load and then a store, with no window held open, fails a settle race in 10 of 10 runs"
+    )
     func loadThenStoreSettleIsCaught() async throws {
         let runs = try await Self.runsCatching(MutantPromise<LoadThenStoreSettle>.self, runs: 10)
         #expect(runs.caught == 10, "caught in \(runs.caught) of 10 runs: \(runs.failures)")
@@ -420,7 +422,8 @@ extension MutationTests {
         #expect(failures.count == 1, "\(failures)")
         #expect(
             failures.allSatisfy {
-                $0.contains("stride 1, promise 1: the promise was fulfilled with") && $0.contains("which no settle call attempted")
+                $0.contains("stride 1, promise 1: the promise was fulfilled with")
+                    && $0.contains("which no settle call attempted")
             }, "\(failures)")
     }
 }

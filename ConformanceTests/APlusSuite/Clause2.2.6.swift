@@ -149,7 +149,8 @@ extension SuiteBuilder {
                     context.check(
                         log.handlers == ["handler1", "handler2", "handler3"],
                         "expected handler1, handler2 and handler3 to have run in the order they were registered, before "
-                            + "the handler registered after them (2.2.6); observed before it: \(describeOrder(log.handlers))")
+                            + "the handler registered after them (2.2.6); observed before it: \(describeOrder(log.handlers))"
+                    )
                     context.done()
                     return nil
                 }

@@ -173,7 +173,8 @@ final class RacingThreads: Sendable {
             guard spins % racingSpinsBeforeYielding == 0 else { continue }
             if abandoned.load(ordering: .acquiring) { return false }
             sched_yield()
-            if spins % (racingSpinsBeforeYielding * 16) == 0 && (context.hasFinished || DispatchTime.now() >= deadline) {
+            if spins % (racingSpinsBeforeYielding * 16) == 0 && (context.hasFinished || DispatchTime.now() >= deadline)
+            {
                 abandoned.store(true, ordering: .releasing)
                 return false
             }

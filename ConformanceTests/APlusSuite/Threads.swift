@@ -164,11 +164,13 @@ extension SuiteBuilder {
             // each thread.
             let order = shuffledRoles(roles.count, stride: stride)
             guard
-                racers.run(promises: size, stride: stride, { thread, index in
-                    for attempt in Swift.stride(from: thread, to: order.count, by: threadCount) {
-                        roles[order[attempt]].make(on: promises[index])
-                    }
-                })
+                racers.run(
+                    promises: size, stride: stride,
+                    { thread, index in
+                        for attempt in Swift.stride(from: thread, to: order.count, by: threadCount) {
+                            roles[order[attempt]].make(on: promises[index])
+                        }
+                    })
             else { return }
             for (log, deferred) in zip(logs, promises) {
                 log.observe(deferred.promise, as: "the observer registered after every settle call returned")

@@ -132,7 +132,9 @@ struct ResolverCycleTests {
     /// waited on by its second adopter, not forwarded, so a cycle through it is not seen.
     /// Such a cycle keeps its promises alive, as any cycle of references does, until one of them
     /// is cancelled: the test breaks it so, and checks that everything is then freed.
-    @Test("a cycle through a promise adopted twice is not seen: the promises stay pending, as documented, until cancelled")
+    @Test(
+        "a cycle through a promise adopted twice is not seen: the promises stay pending, as documented, until cancelled"
+    )
     func cycleThroughDoubleAdoptionStaysPending() async throws {
         try await expectAllFreed("the promises of the cycle, once one is cancelled") {
             let (root, rootResolver) = Promise<Int, any Error>.makePending()

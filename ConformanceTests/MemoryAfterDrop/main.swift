@@ -18,8 +18,7 @@ import QXPromises
 //
 // Scenarios: `chain` (a chain of `count` links on a pending root, settled, its end observed),
 // `pending-chain` (the same chain never settled, dropped pending), `all` (`all` over `count`
-// pending inputs, each fulfilled), and `make-after-drop` (below). Every callback runs on one
-// serial queue. With
+// pending inputs, each fulfilled). Every callback runs on one serial queue. With
 // `MEMORY_AFTER_DROP_NO_TRIM=1`, Batched's heap trimming (`HeapTrimming`) is off.
 
 /// The resident size now, in bytes (`/proc/self/statm`'s second field, in pages).
@@ -152,43 +151,13 @@ func run(design: String, scenario: String, count: Int, peak: () -> Void) -> Bool
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 3, let count = Int(arguments.last!), count > 0 else {
     FileHandle.standardError.write(
-        Data("usage: MemoryAfterDrop <FBL|AY|QX|QN|Batched> <chain|pending-chain|all|make-after-drop> <count>\n".utf8))
+        Data("usage: MemoryAfterDrop <FBL|AY|QX|QN|Batched> <chain|pending-chain|all> <count>\n".utf8))
     exit(64)
 }
 let design = arguments.first!
 // For a comparison run: the same work with Batched's heap trimming turned off.
 if ProcessInfo.processInfo.environment["MEMORY_AFTER_DROP_NO_TRIM"] == "1" { HeapTrimming.isEnabled = false }
 let scenario = arguments.dropFirst().first!
-
-// `make-after-drop` (Batched only): a dropped chain of `count` links, then promises made for
-// 600 ms (5,000 every 10 ms, kept) with none freed. A trim holds the allocator's lock while it
-// walks the heap, so it must wait until the module is quiet, not only until freeing is: prints
-// the trims made while the promises were made, and whether one came once they were dropped.
-if scenario == "make-after-drop" {
-    guard design == "Batched" else {
-        FileHandle.standardError.write(Data("MemoryAfterDrop: make-after-drop is Batched's only\n".utf8))
-        exit(64)
-    }
-    _ = run(design: "Batched", scenario: "chain", count: count, peak: {})
-    queue.sync {}
-    let trimsBefore = HeapTrimming.trimCount
-    var kept: [Promise<Int, Never>] = []
-    let makingEnds = DispatchTime.now() + .milliseconds(600)
-    while DispatchTime.now() < makingEnds {
-        for value in 0..<5_000 { kept.append(Promise(value: value)) }
-        usleep(10_000)
-    }
-    let trimsWhileMaking = HeapTrimming.trimCount - trimsBefore
-    let made = kept.count
-    kept = []
-    let deadline = DispatchTime.now() + .seconds(5)
-    while HeapTrimming.trimCount == trimsBefore + trimsWhileMaking && DispatchTime.now() < deadline {
-        usleep(10_000)
-    }
-    let trimmedAfter = HeapTrimming.trimCount > trimsBefore + trimsWhileMaking
-    print(#"{"made":\#(made),"trimsWhileMaking":\#(trimsWhileMaking),"trimmedAfter":\#(trimmedAfter)}"#)
-    exit(0)
-}
 
 // A small run first, so that what the process keeps once (metadata, the queue's thread) is in
 // the figure before.

@@ -48,26 +48,4 @@ struct MemoryAfterDropTests {
         #expect(figures.peak - figures.before > 64 << 20, "\(figures)")
         #expect(figures.returned >= 0.9, "\(figures)")
     }
-
-    /// What the `make-after-drop` probe prints.
-    struct TrimTiming: Decodable {
-        var made: Int
-        var trimsWhileMaking: Int
-        var trimmedAfter: Bool
-    }
-
-    @Test("Batched trims after a large drop only once it stops making promises too: a trim holds the allocator's lock")
-    func noTrimWhileMaking() async throws {
-        let tool = try ToolRun.builtTool("MemoryAfterDrop")
-        let run = try await offPool("MemoryAfterDrop Batched make-after-drop", timeout: longTimeout(.seconds(120))) {
-            try ToolRun.run(tool, ["Batched", "make-after-drop", "1000000"], mergingErrors: true)
-        }
-        try #require(run.status == 0, "MemoryAfterDrop exited with \(run.status): \(run.text)")
-        let timing = try JSONDecoder().decode(TrimTiming.self, from: run.output)
-        // At least 5,000 promises in 600 ms, far more than the 4,000 per 100 ms that are not quiet.
-        #expect(timing.made >= 5_000)
-        #expect(timing.trimsWhileMaking == 0, "trimmed \(timing.trimsWhileMaking) times while \(timing.made) promises were made")
-        #expect(timing.trimmedAfter, "no trim within 5 s of the promises' drop")
-    }
 }
-
