@@ -10,8 +10,8 @@
 // promise by spinning on one atomic counter, so that they start within a few hundred nanoseconds
 // of one another; each then waits a short pseudo-random spin, whose range grows and shrinks from
 // stride to stride, so that the gap between two settle calls sweeps across the window; the roles
-// (which thread fulfils, which rejects) rotate between the threads from stride to stride; and the
-// promises come in strides that double in size while the case's time allows. A correct library
+// (which thread fulfils, which rejects) are shuffled between the threads from stride to stride;
+// and the promises come in strides that double in size while the case's time allows. A correct library
 // passes whatever the interleaving; a broken one fails at the first promise whose window was hit.
 
 import Dispatch
