@@ -229,6 +229,18 @@ let benchmarkTargets: [Target] = [
         path: "Benchmarks/PromiseCostsAllocations",
         swiftSettings: strictSettings
     ),
+    // The cost method in ordo-one/benchmark, the harness Swift authors use: the operations as its
+    // benchmarks. Its dependency on the harness is behind the `PackageBenchmark` trait, so that
+    // only a package that turns it on fetches the harness; without it the module is empty.
+    .target(
+        name: "PromiseCostsBenchmark",
+        dependencies: [
+            "PromiseCosts",
+            .product(name: "Benchmark", package: "benchmark", condition: .when(traits: ["PackageBenchmark"])),
+        ],
+        path: "Benchmarks/PromiseCostsBenchmark",
+        swiftSettings: strictSettings
+    ),
     // The allocation budgets in `swift test`: runs the allocation tool, records an issue per count
     // off budget.
     .target(
@@ -307,10 +319,21 @@ let package = Package(
         .library(name: "PromiseCosts", targets: ["PromiseCosts"]),
         .library(name: "PromiseCostsAllocations", targets: ["PromiseCostsAllocations"]),
         .library(name: "PromiseCostsTesting", targets: ["PromiseCostsTesting"]),
+        // The same operations as ordo-one/benchmark benchmarks, with the `PackageBenchmark` trait.
+        .library(name: "PromiseCostsBenchmark", targets: ["PromiseCostsBenchmark"]),
     ]
         + designModules.map { .library(name: $0, targets: [$0]) },
+    traits: [
+        .trait(
+            name: "PackageBenchmark",
+            description: "The PromiseCostsBenchmark product: the cost method as ordo-one/benchmark benchmarks"
+        )
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Only with the `PackageBenchmark` trait (`PromiseCostsBenchmark`); its allocation counter
+        // is the `MallocInterposer` trait (jemalloc, the other, is not on these machines).
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // `swift package generate-documentation` (the modules' DocC catalogs); no target uses it.

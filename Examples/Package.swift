@@ -47,6 +47,11 @@ let designs: [Target.Dependency] = designModules.map { .product(name: $0, packag
 let package = Package(
     name: "Examples",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        // TinyPromise's operations and budgets, for its benchmarks in the harness Swift authors
+        // use (`TinyPromise/Benchmarks`, a package of its own, as swift-nio keeps its benchmarks).
+        .library(name: "TinyPromiseCosts", targets: ["TinyPromiseCosts"])
+    ],
     dependencies: [
         .package(name: "PromiseDesigns", path: "..")
     ],

@@ -39,6 +39,8 @@ struct DocumentationSnippetTests {
             "Examples/TinyPromise/Sources/TinyPromiseAllocations/TinyPromiseAllocations.swift",
             "Examples/TinyPromise/Sources/TinyPromiseInstructions/TinyPromiseInstructions.swift",
             "Examples/TinyPromise/Tests/TinyPromiseCostTests/TinyPromiseCostTests.swift",
+            // And its benchmarks in ordo-one/benchmark, a package of its own.
+            "Examples/TinyPromise/Benchmarks/Benchmarks/TinyPromiseBenchmarks/TinyPromiseBenchmarks.swift",
         ]
 
     /// The README, every report and every DocC article (the modules' under `Implementations/`,
