@@ -32,7 +32,9 @@ struct CaseHarnessTests {
         }
         #expect(failures.count == 1)
         #expect(failures.first == CaseContext.neverSettledMessage)
-        #expect(failures.first?.hasPrefix("the promise never settled, and nothing keeps it alive") == true)
+        #expect(
+            failures.first?.hasPrefix("expected the promise to settle, and it never did, and nothing keeps it alive")
+                == true)
     }
 
     @Test("the summary counts each clause in the order it first ran and marks a clause with a failure")

@@ -30,6 +30,56 @@ struct SuiteProductTests {
         #expect(APlusSuite.version.split(separator: ".").count == 3, "a semantic version: \(APlusSuite.version)")
     }
 
+    /// Every `context.fail(…)` and `context.check(…)` call in the suite's sources, as written.
+    static func failureCalls() throws -> [(file: String, line: Int, call: String)] {
+        let folder = root.appendingPathComponent("ConformanceTests/APlusSuite")
+        var calls: [(file: String, line: Int, call: String)] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        where file.hasSuffix(".swift") {
+            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for start in ["context.fail(", "context.check("] {
+                var searchFrom = source.startIndex
+                while let found = source.range(of: start, range: searchFrom..<source.endIndex) {
+                    // The call's text up to its closing parenthesis, parentheses inside string
+                    // literals not counted.
+                    var depth = 1
+                    var inString = false
+                    var index = found.upperBound
+                    var previous: Character = "("
+                    while depth > 0, index < source.endIndex {
+                        let character = source[index]
+                        if character == "\"", previous != "\\" {
+                            inString.toggle()
+                        } else if !inString {
+                            if character == "(" { depth += 1 }
+                            if character == ")" { depth -= 1 }
+                        }
+                        previous = character
+                        index = source.index(after: index)
+                    }
+                    let line = source[..<found.lowerBound].filter { $0 == "\n" }.count + 1
+                    calls.append((file, line, String(source[found.lowerBound..<index])))
+                    searchFrom = index
+                }
+            }
+        }
+        return calls
+    }
+
+    @Test("every failure message the suite records says what was expected, beside what was observed")
+    func failureMessagesStateTheExpectation() throws {
+        let calls = try Self.failureCalls()
+        #expect(calls.count >= 50, "found only \(calls.count) calls: the scan no longer finds them")
+        // `fail(message())` passes on a message made by its caller, which is checked there.
+        let missing = calls.filter { !$0.call.contains("expected") && !$0.call.contains("message()") }
+        #expect(
+            missing.isEmpty,
+            """
+            failure messages without the expectation: \(missing.map { "\($0.file):\($0.line): \($0.call)" }). \
+            Fix: say what was expected beside what was observed ("… was called 2 times, expected once").
+            """)
+    }
+
     @Test("the suite's documentation and comments name nothing of this repository")
     func publicWording() throws {
         var found: [String] = []

@@ -82,7 +82,8 @@ public enum CaseOutcome: Sendable, Equatable {
 
     /// Why a case times out, in the library's terms.
     static let timedOutMessage =
-        "timed out: nothing ended the case in time, though the library still holds a callback that could; usually "
+        "timed out: expected the case to end within its timeout, and nothing ended it, though the library still holds "
+        + "a callback that could; usually "
         + "the promise never settled (it waits for itself, or for a thenable that never calls back) or its callbacks "
         + "never ran (the main queue not serviced, a deadlock)"
 
@@ -155,7 +156,7 @@ final class CaseContext: Sendable {
 
     /// Why a case whose context was freed before it finished failed.
     static let neverSettledMessage =
-        "the promise never settled, and nothing keeps it alive: the library let go of every callback "
+        "expected the promise to settle, and it never did, and nothing keeps it alive: the library let go of every callback "
         + "that could still have run (a promise that drops its callbacks, or never stores them)"
 
     /// The value stored under `key` for this run of the case, made by `make` on first use.
@@ -196,7 +197,7 @@ final class CaseContext: Sendable {
         if calls == 1 {
             Self.hop(8) { self.finish(timedOut: false) }
         } else {
-            fail("done() was called \(calls) times")
+            fail("done() was called \(calls) times, expected once")
         }
     }
 

@@ -25,8 +25,8 @@ public enum APlusSuite {
     /// case a passing library could fail comes only with a new major version (2.0.0: the cases
     /// for several threads and six additions). 2.1.0 races the settles as jcstress does, so that a
     /// check-then-act settle left to chance is found; a library that passed because its race was
-    /// never hit was never correct.
-    public static let version = "2.1.0"
+    /// never hit was never correct. 2.1.1 says in every failure message what was expected.
+    public static let version = "2.1.1"
 
     /// What a run adds to the 648 cases.
     public struct Options: OptionSet, Sendable, Hashable {

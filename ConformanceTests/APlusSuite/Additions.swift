@@ -23,7 +23,8 @@ extension SuiteBuilder {
                                 onFulfilled: { _ in throw thrown },
                                 onRejected: { reason in
                                     context.fail(
-                                        "`onRejected` was called with \(reason), which its own `onFulfilled` threw")
+                                        "`onRejected` was called with \(reason), which its own `onFulfilled` threw; expected only `promise2` to reject with it"
+                                    )
                                     return nil
                                 }
                             )
@@ -42,7 +43,8 @@ extension SuiteBuilder {
                     let promise2 = promise1.then(
                         onFulfilled: { value in
                             context.fail(
-                                "`onFulfilled` was called with \(show(value)), which its own `onRejected` returned")
+                                "`onFulfilled` was called with \(show(value)), which its own `onRejected` returned; expected only `promise2` to fulfil with it"
+                            )
                             return nil
                         },
                         onRejected: { _ in Fixture.sentinel }
@@ -89,7 +91,7 @@ extension SuiteBuilder {
                         }
                         context.check(
                             calls == 1,
-                            "the handler registered first ran again (\(calls) times in all) when a later `then` was registered"
+                            "the handler registered first ran again (\(calls) times in all) when a later `then` was registered, expected once"
                         )
                         guard calls == 1 else { return nil }
                         context.after(0) {
@@ -141,7 +143,8 @@ extension SuiteBuilder {
         { argument in
             context.fail(
                 "\(name) saw \(side.opposite.participle == "fulfilled" ? "a fulfilment" : "a rejection") "
-                    + "with \(describeArgument(argument)), after the promise was \(side.participle) first")
+                    + "with \(describeArgument(argument)), after the promise was \(side.participle) first; expected never"
+            )
             context.done()
             return nil
         }

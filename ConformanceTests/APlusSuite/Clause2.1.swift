@@ -17,7 +17,8 @@ extension SuiteBuilder {
         let other = side.opposite
         testSettled(side, value: Fixture.dummy, reason: Fixture.dummyError) { promise, context in
             _ = Self.then(promise, on: side, { _ in nil }) { _ in
-                context.fail("\(other.callback) was called on a \(side.participle) promise")
+                context.fail(
+                    "\(other.callback) was called on a \(side.participle) promise, expected only \(side.callback)")
                 return nil
             }
             context.after(100) { context.done() }
@@ -56,12 +57,14 @@ extension SuiteBuilder {
                     return nil
                 }
                 _ = Self.then(deferred.promise, on: side, handler) { _ in
-                    context.fail("\(other.callback) was called after the promise was \(side.participle)")
+                    context.fail(
+                        "\(other.callback) was called after the promise was \(side.participle), expected never: a settled promise stays \(side.participle)"
+                    )
                     return nil
                 }
                 settle(deferred, context)
                 context.afterWindow(100, until: { called.value }) {
-                    context.check(called.value, "\(side.callback) was never called")
+                    context.check(called.value, "\(side.callback) was never called, expected once")
                     context.done()
                 }
             }

@@ -31,7 +31,9 @@ extension SuiteBuilder {
                 let deferred = P.deferred()
                 let isSettled = Box(false)
                 _ = Self.then(deferred.promise, on: side) { _ in
-                    context.check(isSettled.value, "\(side.callback) ran before the promise was \(side.participle)")
+                    context.check(
+                        isSettled.value,
+                        "\(side.callback) ran before the promise was \(side.participle), expected it to wait for that")
                     context.done()
                     return nil
                 }
@@ -43,7 +45,8 @@ extension SuiteBuilder {
             specify("never \(side.participle)") { context in
                 let deferred = P.deferred()
                 _ = Self.then(deferred.promise, on: side) { _ in
-                    context.fail("\(side.callback) was called on a promise that was never \(side.participle)")
+                    context.fail(
+                        "\(side.callback) was called on a promise that was never \(side.participle), expected never")
                     return nil
                 }
                 context.after(150) { context.done() }
@@ -113,7 +116,7 @@ extension SuiteBuilder {
         if calls == 1 {
             context.afterWindow(50) { context.done() }
         } else {
-            context.fail("\(callback) was called \(calls) times")
+            context.fail("\(callback) was called \(calls) times, expected once")
         }
     }
 
@@ -130,7 +133,7 @@ extension SuiteBuilder {
                 counts[index] += 1
                 return counts[index]
             }
-            context.check(count == 1, "handler \(index + 1) was called \(count) times")
+            context.check(count == 1, "handler \(index + 1) was called \(count) times, expected once")
             if count == 1 { last?() }
             return nil
         }
@@ -142,7 +145,8 @@ extension SuiteBuilder {
         let calls = Box([0, 0, 0])
         let finish: @Sendable () -> Void = {
             context.afterWindow(50) {
-                context.check(calls.value == [1, 1, 1], "handlers were called \(calls.value) times")
+                context.check(
+                    calls.value == [1, 1, 1], "handlers were called \(calls.value) times, expected [1, 1, 1]")
                 context.done()
             }
         }
@@ -158,7 +162,7 @@ extension SuiteBuilder {
         let calls = Box([0, 0])
         let finish: @Sendable () -> Void = {
             context.afterWindow(50) {
-                context.check(calls.value == [1, 1], "handlers were called \(calls.value) times")
+                context.check(calls.value == [1, 1], "handlers were called \(calls.value) times, expected [1, 1]")
                 context.done()
             }
         }

@@ -10,7 +10,8 @@ extension SuiteBuilder {
                     let thenHasReturned = Box(false)
                     _ = promise.then(
                         onFulfilled: { _ in
-                            context.check(thenHasReturned.value, "onFulfilled ran before `then` returned")
+                            context.check(
+                                thenHasReturned.value, "onFulfilled ran before `then` returned, expected after")
                             context.done()
                             return nil
                         },
@@ -23,7 +24,8 @@ extension SuiteBuilder {
                     _ = promise.then(
                         onFulfilled: nil,
                         onRejected: { _ in
-                            context.check(thenHasReturned.value, "onRejected ran before `then` returned")
+                            context.check(
+                                thenHasReturned.value, "onRejected ran before `then` returned, expected after")
                             context.done()
                             return nil
                         }
@@ -40,7 +42,7 @@ extension SuiteBuilder {
                             called.value = true; return nil
                         }, onRejected: nil)
                     deferred.resolve(Fixture.dummy)
-                    context.check(!called.value, "onFulfilled ran inside `resolve`")
+                    context.check(!called.value, "onFulfilled ran inside `resolve`, expected after it returned")
                     context.done()
                 }
                 specify("when `onFulfilled` is added immediately after the promise is fulfilled") { context in
@@ -51,7 +53,7 @@ extension SuiteBuilder {
                         onFulfilled: { _ in
                             called.value = true; return nil
                         }, onRejected: nil)
-                    context.check(!called.value, "onFulfilled ran inside `then`")
+                    context.check(!called.value, "onFulfilled ran inside `then`, expected after it returned")
                     context.done()
                 }
                 specify("when one `onFulfilled` is added inside another `onFulfilled`") { context in
@@ -61,7 +63,9 @@ extension SuiteBuilder {
                         onFulfilled: { _ in
                             _ = promise.then(
                                 onFulfilled: { _ in
-                                    context.check(firstFinished.value, "the inner onFulfilled ran inside the outer one")
+                                    context.check(
+                                        firstFinished.value,
+                                        "the inner onFulfilled ran inside the outer one, expected after it returned")
                                     context.done()
                                     return nil
                                 },
@@ -82,7 +86,9 @@ extension SuiteBuilder {
                         onRejected: { _ in
                             _ = promise.then(
                                 onFulfilled: { _ in
-                                    context.check(firstFinished.value, "onFulfilled ran inside the onRejected")
+                                    context.check(
+                                        firstFinished.value,
+                                        "onFulfilled ran inside the onRejected, expected after it returned")
                                     context.done()
                                     return nil
                                 },
@@ -102,7 +108,9 @@ extension SuiteBuilder {
                     }
                     _ = deferred.promise.then(
                         onFulfilled: { _ in
-                            context.check(firstStackFinished.value, "onFulfilled ran inside `resolve`")
+                            context.check(
+                                firstStackFinished.value, "onFulfilled ran inside `resolve`, expected after it returned"
+                            )
                             context.done()
                             return nil
                         },
@@ -120,7 +128,7 @@ extension SuiteBuilder {
                             called.value = true; return nil
                         })
                     deferred.reject(Fixture.dummyError)
-                    context.check(!called.value, "onRejected ran inside `reject`")
+                    context.check(!called.value, "onRejected ran inside `reject`, expected after it returned")
                     context.done()
                 }
                 specify("when `onRejected` is added immediately after the promise is rejected") { context in
@@ -132,7 +140,7 @@ extension SuiteBuilder {
                         onRejected: { _ in
                             called.value = true; return nil
                         })
-                    context.check(!called.value, "onRejected ran inside `then`")
+                    context.check(!called.value, "onRejected ran inside `then`, expected after it returned")
                     context.done()
                 }
                 specify("when `onRejected` is added inside an `onFulfilled`") { context in
@@ -144,7 +152,9 @@ extension SuiteBuilder {
                             _ = promise.then(
                                 onFulfilled: nil,
                                 onRejected: { _ in
-                                    context.check(firstFinished.value, "onRejected ran inside the onFulfilled")
+                                    context.check(
+                                        firstFinished.value,
+                                        "onRejected ran inside the onFulfilled, expected after it returned")
                                     context.done()
                                     return nil
                                 }
@@ -164,7 +174,9 @@ extension SuiteBuilder {
                             _ = promise.then(
                                 onFulfilled: nil,
                                 onRejected: { _ in
-                                    context.check(firstFinished.value, "the inner onRejected ran inside the outer one")
+                                    context.check(
+                                        firstFinished.value,
+                                        "the inner onRejected ran inside the outer one, expected after it returned")
                                     context.done()
                                     return nil
                                 }
@@ -184,7 +196,8 @@ extension SuiteBuilder {
                     _ = deferred.promise.then(
                         onFulfilled: nil,
                         onRejected: { _ in
-                            context.check(firstStackFinished.value, "onRejected ran inside `reject`")
+                            context.check(
+                                firstStackFinished.value, "onRejected ran inside `reject`, expected after it returned")
                             context.done()
                             return nil
                         }

@@ -63,7 +63,10 @@ extension SuiteBuilder {
             describe(name) {
                 threeCases(Fixture.sentinel, Fixture.sentinelError) { promise, context in
                     let log = CallLog()
-                    let spy: @Sendable () -> Void = { context.fail("the other callback was called") }
+                    let spy: @Sendable () -> Void = {
+                        context.fail(
+                            "the callback for the other outcome was called, expected only \(callback) handlers")
+                    }
                     for index in 1...3 {
                         _ = attach(
                             promise,
@@ -111,7 +114,8 @@ extension SuiteBuilder {
                 }
                 _ = attach(promise) { _ in Fixture.sentinel }.then(
                     onFulfilled: { value in
-                        context.check(isSame(value, Fixture.sentinel), "first branch got \(show(value))")
+                        context.check(
+                            isSame(value, Fixture.sentinel), "first branch got \(show(value)), expected the sentinel")
                         semiDone()
                         return nil
                     },
@@ -120,14 +124,18 @@ extension SuiteBuilder {
                 _ = attach(promise) { _ in throw Fixture.sentinel2Error }.then(
                     onFulfilled: nil,
                     onRejected: { reason in
-                        context.check(isSame(reason, Fixture.sentinel2Error), "second branch got \(reason)")
+                        context.check(
+                            isSame(reason, Fixture.sentinel2Error),
+                            "second branch got \(reason), expected the second sentinel error")
                         semiDone()
                         return nil
                     }
                 )
                 _ = attach(promise) { _ in Fixture.sentinel3 }.then(
                     onFulfilled: { value in
-                        context.check(isSame(value, Fixture.sentinel3), "third branch got \(show(value))")
+                        context.check(
+                            isSame(value, Fixture.sentinel3),
+                            "third branch got \(show(value)), expected the third sentinel")
                         semiDone()
                         return nil
                     },

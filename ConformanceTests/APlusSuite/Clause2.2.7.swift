@@ -42,7 +42,7 @@ extension SuiteBuilder {
         let handedOver = Adapter.thenable(foreign)
         guard let error = handedOver as? any Error, type(of: error) is AnyClass else {
             context.fail(
-                "the adapter's thenable(_:) returned \(show(handedOver)) for a thenable that is an Error; "
+                "the adapter's thenable(_:) returned \(show(handedOver)) for a thenable that is an Error, expected an error object; "
                     + "return an error object (a class instance) the library would assimilate if it were a value")
             return reason
         }

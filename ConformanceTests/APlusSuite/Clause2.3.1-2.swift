@@ -41,11 +41,11 @@ extension SuiteBuilder {
                 testPromiseResolution({ _ in P.deferred().promise }) { promise, context in
                     _ = promise.then(
                         onFulfilled: { _ in
-                            context.fail("fulfilled although x is pending")
+                            context.fail("fulfilled while x is pending, expected to stay pending until x settles")
                             return nil
                         },
                         onRejected: { _ in
-                            context.fail("rejected although x is pending")
+                            context.fail("rejected while x is pending, expected to stay pending until x settles")
                             return nil
                         }
                     )

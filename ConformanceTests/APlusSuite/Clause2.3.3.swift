@@ -51,10 +51,11 @@ extension SuiteBuilder {
                             _ = promise.then(
                                 onFulfilled: { value in
                                     let calls = thenable(context).value?.thenCalls ?? 0
-                                    context.check(calls == 1, "`then` was called \(calls) times")
+                                    context.check(calls == 1, "`then` was called \(calls) times, expected once")
                                     context.check(
                                         value as? String == resolvedByThen,
-                                        "fulfilled with \(show(value)), not what `then` resolved with")
+                                        "fulfilled with \(show(value)), expected \(show(resolvedByThen)), what `then` resolved with"
+                                    )
                                     context.done()
                                     return nil
                                 },
@@ -101,7 +102,7 @@ extension SuiteBuilder {
             _ = promise.then(
                 onFulfilled: { _ in
                     let times = count(context)
-                    context.check(times == 1, "`then` was \(used) \(times) times")
+                    context.check(times == 1, "`then` was \(used) \(times) times, expected once")
                     context.done()
                     return nil
                 },
@@ -481,7 +482,7 @@ extension SuiteBuilder {
                 let abusedLater = Box(false)
                 context.afterWindow(50, until: { saved.value != nil }) {
                     guard let callbacks = saved.value else {
-                        context.fail("`then` was never called, so its callbacks were never saved")
+                        context.fail("`then` was never called, expected once: so its callbacks were never saved")
                         return
                     }
                     abuse(callbacks)

@@ -124,7 +124,7 @@ final class RacingThreads: Sendable {
             abandoned.store(true, ordering: .releasing)
             if !context.hasFinished {
                 context.fail(
-                    "a settle call from one of \(count) racing threads had not returned after \(threadRoundWaitSeconds) s (a deadlock?)"
+                    "a settle call from one of \(count) racing threads had not returned after \(threadRoundWaitSeconds) s, expected it to return at once (a deadlock?)"
                 )
             }
             return false

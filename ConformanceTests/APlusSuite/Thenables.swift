@@ -25,7 +25,9 @@ struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
                 ScriptedThenable { resolvePromise, _ in context.after(0) { resolvePromise(settlement.value) } }
             },
             ThenableFactory(name: "a synchronously-fulfilled one-time thenable") { settlement, context in
-                ScriptedThenable(onRepeatedCall: { context.fail("a one-time thenable's then was called twice") }) {
+                ScriptedThenable(onRepeatedCall: {
+                    context.fail("a one-time thenable's then was called twice, expected once")
+                }) {
                     resolvePromise, _ in
                     resolvePromise(settlement.value)
                 }
@@ -62,7 +64,9 @@ struct ThenableFactory<Adapter: APlusAdapter>: Sendable {
                 ScriptedThenable { _, rejectPromise in context.after(0) { rejectPromise(settlement.reason) } }
             },
             ThenableFactory(name: "a synchronously-rejected one-time thenable") { settlement, context in
-                ScriptedThenable(onRepeatedCall: { context.fail("a one-time thenable's then was called twice") }) {
+                ScriptedThenable(onRepeatedCall: {
+                    context.fail("a one-time thenable's then was called twice, expected once")
+                }) {
                     _, rejectPromise in
                     rejectPromise(settlement.reason)
                 }

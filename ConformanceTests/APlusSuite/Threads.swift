@@ -274,13 +274,13 @@ extension SuiteBuilder {
         }
         guard waitForSignals(of: ready, count: count, context) else {
             gate.abandon()
-            context.fail("\(count) threads did not start within \(threadRoundWaitSeconds) s")
+            context.fail("\(count) threads did not start within \(threadRoundWaitSeconds) s, expected all to start")
             return false
         }
         gate.open()
         guard waitForSignals(of: finished, count: count, context) else {
             context.fail(
-                "a call to the library from one of \(count) threads had not returned after \(threadRoundWaitSeconds) s (a deadlock?)"
+                "a call to the library from one of \(count) threads had not returned after \(threadRoundWaitSeconds) s, expected it to return at once (a deadlock?)"
             )
             return false
         }
@@ -377,7 +377,8 @@ final class ObserverLog: Sendable {
         }
         if let first = earlier.first {
             context.fail(
-                "\(place): \(name) was called \(earlier.count + 1) times: \(first.described), then \(described)")
+                "\(place): \(name) was called \(earlier.count + 1) times, expected once: \(first.described), then \(described)"
+            )
         } else {
             observerCalled.signal()
         }
@@ -393,7 +394,7 @@ final class ObserverLog: Sendable {
                     .map { state.names[$0] }
             }
             context.fail(
-                "\(place): after \(threadRoundWaitSeconds) s, \(missing.count) observers had not been called: "
+                "\(place): after \(threadRoundWaitSeconds) s, \(missing.count) observers had not been called, expected every one once: "
                     + missing.prefix(3).joined(separator: "; "))
             return false
         }
@@ -406,12 +407,14 @@ final class ObserverLog: Sendable {
         guard let first = calls.first else { return true }
         if let differing = calls.first(where: { $0.outcome != first.outcome }) {
             context.fail(
-                "\(place): the observers saw different outcomes: \(names[first.observer]) was \(first.described), "
+                "\(place): the observers saw different outcomes, expected one for all: \(names[first.observer]) was \(first.described), "
                     + "\(names[differing.observer]) was \(differing.described)")
             return false
         }
         guard case .object(let outcome) = first.outcome, attempted.contains(outcome) else {
-            context.fail("\(place): the promise was \(first.described), which no settle call attempted")
+            context.fail(
+                "\(place): the promise was \(first.described), which no settle call attempted, expected one of the attempted outcomes"
+            )
             return false
         }
         return true
@@ -426,7 +429,7 @@ final class ObserverLog: Sendable {
             guard let thread = threads[call.observer] else { continue }
             if let last = lastObserver[thread], last > call.observer {
                 context.fail(
-                    "\(place): \(names[call.observer]) ran after \(names[last]), which the same thread registered after it"
+                    "\(place): \(names[call.observer]) ran after \(names[last]), which the same thread registered after it; expected the order of registration"
                 )
                 return false
             }
