@@ -76,7 +76,7 @@ extension Scenario {
             for (queue, metric) in [(Fairness.serial, "waitSerialMs"), (DispatchQueue.main, "waitMainMs")] {
                 let probe = ForeignBlocks(onto: queue)
                 sum += try contender.fairness(inputs, on: queue, clock)
-                clock.record(metric, probe.stop())
+                clock.record(metric, probe.stop(countingBlocksSentFrom: clock.builtAt))
             }
             return sum
         }

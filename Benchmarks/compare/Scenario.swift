@@ -85,7 +85,8 @@ enum Scenario: String, CaseIterable, Sendable {
         case .fairness:
             return "A chain of N links, each adding 1, drains on a serial queue, then on the main queue; meanwhile "
                 + "another thread dispatches a plain block onto that queue every 0.5 ms. `waitSerialMs` and "
-                + "`waitMainMs` are the longest any such block waited to start, in milliseconds (a chain whose links "
+                + "`waitMainMs` are the longest any block sent while the chain drained waited to start, in "
+                + "milliseconds (a chain whose links "
                 + "are blocks of their own lets one in after a link; a drain that ran to its end, after the whole "
                 + "chain). Only GCD and Batched run it."
         }
