@@ -30,6 +30,9 @@ public struct RecordPolicy: Sendable {
         MeasurementChange(
             contenders: ["Swift concurrency"], scenarios: ["workflow", "checkout"], since: "92d551e",
             why: "Swift concurrency's workflows resume on an actor's serial queue after each call, as raw GCD's do"),
+        MeasurementChange(
+            contenders: [], scenarios: ["fairness"], since: "1f2fdac",
+            why: "the fairness cell's waits are those of blocks sent while the chain drains, not while it is built"),
     ]
 
     /// The folders every design's code includes beside its own module.
