@@ -320,6 +320,19 @@ enum OutcomeKey: Hashable {
     }
 }
 
+/// The words by which a failure of a settle race shows that a settle won twice: an observer called
+/// more than once, or observers that saw different outcomes (``ObserverLog``'s two messages below,
+/// which spell them out so that each reads whole), for a test that counts the races caught.
+package enum SettleWonTwice {
+    package static let observerCalledAgain = "times, expected once:"
+    package static let differentOutcomes = "the observers saw different outcomes"
+
+    /// Whether `failure` is one of those messages.
+    package static func shows(in failure: String) -> Bool {
+        failure.contains(observerCalledAgain) || failure.contains(differentOutcomes)
+    }
+}
+
 /// What the observers of one round saw: which outcome each was called with, how often, and in
 /// which order, with the thread that registered it.
 final class ObserverLog: Sendable {
